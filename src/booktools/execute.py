@@ -1,0 +1,193 @@
+"""Execute the lessons once, in parallel, and share the result between the tests and the HTML build.
+
+Each lesson (a MyST Markdown notebook) is read exactly the way myst-nb reads it for the book, executed
+with papermill, and stored in two places:
+
+- ``_build/executed/<unit>/NN-slug.ipynb``: the executed notebook, whose stdout the tests compare with
+  ``tests/expected/``;
+- the jupyter-cache of the book (``_build/.jupyter_cache``), keyed on the lesson's code cells, where
+  ``jupyter-book build`` (``execute_notebooks: cache``) finds it and executes nothing itself.
+
+A lesson is executed again only when its *stamp* changes: a hash of the lesson's text, the source of
+``coursekit``, ``requirements.txt`` and the Python version. Lessons run side by side, one kernel per
+core.
+
+    python -m booktools.execute            # execute what is stale
+    python -m booktools.execute --force    # execute everything
+    python -m booktools.execute 01 05      # only these lessons (by number or slug)
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import papermill
+from jupyter_cache import get_cache
+from jupyter_cache.base import CacheBundleIn
+from myst_nb.core.read import read_myst_markdown_notebook
+
+from .lessons import Lesson, find_lessons, project_root
+
+STAMP_KEY = "booktools_stamp"
+
+
+@dataclass
+class Outcome:
+    lesson: Lesson
+    executed: bool  # False when the stored result was still valid
+    seconds: float
+    error: str | None = None
+
+
+def executed_path(root: Path, lesson: Lesson) -> Path:
+    return root / "_build" / "executed" / lesson.unit / f"{lesson.stem}.ipynb"
+
+
+def cache_path(root: Path) -> Path:
+    return root / "_build" / ".jupyter_cache"
+
+
+def _digest_files(paths) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(str(path.name).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def environment_stamp(root: Path) -> str:
+    """What every lesson depends on besides its own text: coursekit, the pinned packages, Python."""
+    coursekit = sorted((root / "src" / "coursekit").glob("*.py"))
+    requirements = [root / "requirements.txt"] if (root / "requirements.txt").exists() else []
+    return hashlib.sha256(
+        (_digest_files(coursekit) + _digest_files(requirements) + sys.version).encode()).hexdigest()
+
+
+def lesson_stamp(lesson: Lesson, environment: str) -> str:
+    return hashlib.sha256(lesson.path.read_bytes() + environment.encode()).hexdigest()
+
+
+def read_lesson(lesson: Lesson) -> nbformat.NotebookNode:
+    """The lesson as the notebook myst-nb builds from it (same cells, same metadata, same hash)."""
+    return read_myst_markdown_notebook(lesson.path.read_text(encoding="utf-8"))
+
+
+def stored_stamp(path: Path) -> str | None:
+    if not path.exists():
+        return None
+    try:
+        return nbformat.read(path, as_version=4).metadata.get(STAMP_KEY)
+    except Exception:  # an unreadable file is simply stale
+        return None
+
+
+def run_papermill(lesson: Lesson, notebook, output: Path, parameters: dict | None = None,
+                  cwd: Path | None = None) -> nbformat.NotebookNode:
+    """Execute ``notebook`` with papermill, writing the result to ``output``; return the result."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    source = output.with_suffix(".input.ipynb")
+    nbformat.write(notebook, source)
+    try:
+        papermill.execute_notebook(
+            str(source), str(output), parameters=parameters or {}, kernel_name="python3",
+            cwd=str(cwd or lesson.path.parent), progress_bar=False, log_output=False)
+    finally:
+        source.unlink(missing_ok=True)
+    return nbformat.read(output, as_version=4)
+
+
+def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb) -> None:
+    """Put the outputs of ``executed_nb`` into the book's jupyter-cache under ``source_nb``'s hash."""
+    code_in = [c for c in source_nb.cells if c.cell_type == "code"]
+    code_out = [c for c in executed_nb.cells if c.cell_type == "code"]
+    if len(code_in) != len(code_out):
+        raise RuntimeError(f"{lesson.stem}: executed notebook has {len(code_out)} code cells, "
+                           f"the lesson {len(code_in)}")
+    bundle = nbformat.from_dict(json.loads(json.dumps(source_nb)))  # a deep, plain copy
+    for cell, done in zip((c for c in bundle.cells if c.cell_type == "code"), code_out):
+        cell.outputs = done.outputs
+        cell.execution_count = done.get("execution_count")
+    bundle.metadata.update({k: v for k, v in executed_nb.metadata.items() if k == "language_info"})
+    get_cache(str(cache_path(root))).cache_notebook_bundle(
+        CacheBundleIn(nb=bundle, uri=str(lesson.path), data={"execution_seconds": 0}),
+        check_validity=False, overwrite=True)
+
+
+def execute_lesson(root: Path, lesson: Lesson, environment: str, force: bool = False) -> Outcome:
+    """Execute one lesson unless its stored result is still valid."""
+    output = executed_path(root, lesson)
+    stamp = lesson_stamp(lesson, environment)
+    source_nb = read_lesson(lesson)
+    if not force and stored_stamp(output) == stamp:
+        try:  # the stored result is valid; make sure the book cache has it too
+            get_cache(str(cache_path(root))).match_cache_notebook(source_nb)
+            return Outcome(lesson, executed=False, seconds=0.0)
+        except KeyError:
+            store_in_book_cache(root, lesson, source_nb, nbformat.read(output, as_version=4))
+            return Outcome(lesson, executed=False, seconds=0.0)
+    started = time.perf_counter()
+    try:
+        done = run_papermill(lesson, source_nb, output)
+    except Exception as error:  # report, don't hide: the caller fails on it
+        output.unlink(missing_ok=True)
+        return Outcome(lesson, True, time.perf_counter() - started, error=str(error))
+    seconds = time.perf_counter() - started
+    done.metadata[STAMP_KEY] = stamp
+    done.metadata["booktools_seconds"] = round(seconds, 2)
+    nbformat.write(done, output)
+    store_in_book_cache(root, lesson, source_nb, done)
+    return Outcome(lesson, executed=True, seconds=seconds)
+
+
+def execute_lessons(root: Path | None = None, selection=None, force: bool = False,
+                    workers: int | None = None, report=None) -> list[Outcome]:
+    """Execute the stale lessons side by side (``workers`` kernels, default one per core)."""
+    root = root or project_root()
+    lessons = find_lessons(root, selection)
+    environment = environment_stamp(root)
+    workers = workers or int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
+    # Jupyter's kernel start-up writes connection files; do it from the project root for all threads.
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(lessons) or 1))) as pool:
+        outcomes = []
+        for outcome in pool.map(lambda lesson: execute_lesson(root, lesson, environment, force), lessons):
+            if report:
+                report(outcome)
+            outcomes.append(outcome)
+    return outcomes
+
+
+def _report(outcome: Outcome) -> None:
+    name = outcome.lesson.stem
+    if outcome.error:
+        print(f"FAILED   {name} after {outcome.seconds:.1f} s\n{outcome.error}", file=sys.stderr)
+    elif outcome.executed:
+        print(f"executed {name} in {outcome.seconds:.1f} s", flush=True)
+    else:
+        print(f"current  {name} (unchanged, not executed)", flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("lessons", nargs="*", help="lesson numbers or slugs (default: all)")
+    parser.add_argument("--force", action="store_true", help="execute even unchanged lessons")
+    parser.add_argument("--workers", type=int, default=None, help="kernels at once (default: cores)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    outcomes = execute_lessons(selection=args.lessons or None, force=args.force, workers=args.workers,
+                               report=_report)
+    failed = [o for o in outcomes if o.error]
+    ran = sum(o.executed for o in outcomes)
+    print(f"{len(outcomes)} lessons, {ran} executed, {len(failed)} failed, "
+          f"{time.perf_counter() - started:.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

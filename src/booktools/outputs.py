@@ -1,0 +1,67 @@
+"""What an executed lesson printed, and how it is compared with its stored expected table.
+
+The expected table ``tests/expected/NN-slug.txt`` is the lesson's whole stdout, with its real line
+layout. It must equal what the lesson prints, character for character, except for the few
+*platform-sensitive* tokens listed in ``tests/expected/platform-sensitive.json``: cells whose value
+hinges on the last bit of the C maths library (chaotic training runs). Those are compared by shape
+only: a number must still be printed where the source prints a number.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import nbformat
+
+NUMBER = re.compile(r"^[\[(]?[+-]?\d[\d.,]*(e[+-]?\d+)?[\])]?[,;]?$")
+TOKEN = re.compile(r"\S+")
+
+
+def printed_stdout(notebook_path: Path) -> str:
+    """The stdout streams of a notebook's code cells, joined in order."""
+    notebook = nbformat.read(notebook_path, as_version=4)
+    chunks = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream" and output.get("name") == "stdout":
+                chunks.append(output["text"])
+    return "".join(chunks)
+
+
+def sensitive_tokens(expected_dir: Path, number: int) -> set[int]:
+    """Indices of the tokens of lesson ``number`` that are compared by shape only."""
+    path = expected_dir / "platform-sensitive.json"
+    entry = json.loads(path.read_text(encoding="utf-8"))["lessons"].get(str(number)) if path.exists() else None
+    return {i for low, high in entry["ranges"] for i in range(low, high + 1)} if entry else set()
+
+
+def same_shape(expected: str, actual: str) -> bool:
+    """Both numbers (with the same closing punctuation), or both the very same word."""
+    if NUMBER.match(expected) and NUMBER.match(actual):
+        return expected[-1].isdigit() == actual[-1].isdigit() and (expected[-1].isdigit() or expected[-1] == actual[-1])
+    return expected == actual
+
+
+def mask(text: str, indices: set[int]) -> str:
+    """``text`` with the tokens at ``indices`` replaced by a placeholder, whitespace kept."""
+    counter = iter(range(10**9))
+    return TOKEN.sub(lambda m: "<sensitive>" if next(counter) in indices else m.group(0), text)
+
+
+def differences(expected: str, actual: str, sensitive: set[int]) -> list[str]:
+    """Human-readable differences between an expected table and a printed one; empty when they agree."""
+    problems = []
+    exp_tokens, act_tokens = expected.split(), actual.split()
+    for i in sorted(sensitive):
+        if i < min(len(exp_tokens), len(act_tokens)) and not same_shape(exp_tokens[i], act_tokens[i]):
+            problems.append(f"sensitive token {i}: expected a value shaped like {exp_tokens[i]!r}, "
+                            f"got {act_tokens[i]!r}")
+    if mask(expected, sensitive) != mask(actual, sensitive):
+        import difflib
+        diff = difflib.unified_diff(mask(expected, sensitive).splitlines(),
+                                    mask(actual, sensitive).splitlines(),
+                                    "expected", "printed", lineterm="", n=2)
+        problems.append("\n".join(diff))
+    return problems

@@ -1,0 +1,43 @@
+"""Activation functions, each paired with its derivative written in terms of the unit's *output*.
+
+Writing the derivative from the output (``a``) rather than the input (``z``) is what lets the backward
+pass reuse the values the forward pass stored: for the sigmoid ``a(1 - a)``, for the hyperbolic tangent
+``1 - a²``, for the rectified unit 1 where the unit is on and 0 where it is off.
+"""
+
+import math
+
+from .checks import require_choice
+
+
+def sigmoid(z: float) -> float:
+    """The S-shaped squashing function into (0, 1), written so that exp() never overflows."""
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z)) if z < 700 else 1.0
+    e = math.exp(z) if z > -700 else 0.0
+    return e / (1.0 + e)
+
+
+def rectified(z: float) -> float:
+    """The rectified linear unit: positive values pass, the rest become zero."""
+    return z if z > 0.0 else 0.0
+
+
+def identity(z: float) -> float:
+    return z
+
+
+ACTIVATIONS = {
+    "sigmoid": (sigmoid, lambda a: a * (1.0 - a)),
+    "hyperbolic tangent": (math.tanh, lambda a: 1.0 - a * a),
+    "rectified": (rectified, lambda a: 1.0 if a > 0.0 else 0.0),
+    "identity": (identity, lambda a: 1.0),
+}
+"""name -> (function of the input, derivative as a function of the output)."""
+
+
+def activation(name_or_pair):
+    """Resolve an activation given by name, or pass through a ``(function, derivative)`` pair."""
+    if isinstance(name_or_pair, tuple) and len(name_or_pair) == 2 and all(map(callable, name_or_pair)):
+        return name_or_pair
+    return ACTIVATIONS[require_choice("activation", name_or_pair, ACTIVATIONS)]

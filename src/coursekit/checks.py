@@ -1,0 +1,66 @@
+"""Argument checks shared by coursekit's public functions and by the lessons' parameter cells.
+
+Each check raises ``ValueError`` with a message that names the offending argument, so that a reader who
+sets ``SEED = "abc"`` in a lesson's parameters cell learns at once which knob is wrong.
+"""
+
+from collections.abc import Iterable
+
+
+def _is_int(value) -> bool:
+    # bool is a subclass of int, but True is not a sensible seed or epoch count.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def require_int(name: str, value, minimum: int | None = None) -> int:
+    """Return ``value`` if it is an int (and at least ``minimum``), else raise ValueError naming ``name``."""
+    if not _is_int(value):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value!r}")
+    return value
+
+
+def require_positive_int(name: str, value) -> int:
+    """Return ``value`` if it is an int greater than zero, else raise ValueError naming ``name``."""
+    return require_int(name, value, minimum=1)
+
+
+def require_seed(name: str, value) -> int:
+    """A seed is a non-negative int: the generator mixes its bits, so a float or a string makes no sense."""
+    return require_int(name, value, minimum=0)
+
+
+def require_positive_number(name: str, value) -> float:
+    """Return ``value`` if it is a real number greater than zero (a learning rate, say)."""
+    if _is_int(value) or isinstance(value, float):
+        if value > 0:
+            return value
+        raise ValueError(f"{name} must be greater than zero, got {value!r}")
+    raise ValueError(f"{name} must be a number, got {value!r} ({type(value).__name__})")
+
+
+def require_choice(name: str, value, choices: Iterable):
+    """Return ``value`` if it is one of ``choices``, else raise ValueError listing the valid ones."""
+    options = list(choices)
+    if value not in options:
+        listed = ", ".join(repr(c) for c in options)
+        raise ValueError(f"{name} must be one of {listed}; got {value!r}")
+    return value
+
+
+def require_sizes(name: str, sizes) -> list[int]:
+    """Layer sizes of a network: a list of at least two positive ints, inputs first, outputs last."""
+    if not isinstance(sizes, (list, tuple)) or len(sizes) < 2:
+        raise ValueError(f"{name} must list at least two layer sizes (inputs, ..., outputs), got {sizes!r}")
+    for i, size in enumerate(sizes):
+        require_positive_int(f"{name}[{i}]", size)
+    return list(sizes)
+
+
+def require_nonempty(name: str, values) -> list:
+    """Return ``values`` as a list if it holds at least one element."""
+    items = list(values)
+    if not items:
+        raise ValueError(f"{name} must not be empty")
+    return items

@@ -1,0 +1,130 @@
+"""The fully connected network of lessons 1-5, trained by full-batch gradient descent.
+
+Lesson 1 writes this network out in full and lesson 5 derives its backward pass; later lessons import it
+from here. A network is a list of layers, each a pair ``(weights, biases)`` with one row of weights per
+unit (see `coursekit.initialization.gain_scaled_layers`). Hidden layers share one activation; the
+single output unit is always a sigmoid, read as the probability of the **suspicious** class.
+
+Operation order is part of the specification: the weighted sum is Python's ``sum()`` (compensated since
+Python 3.12) plus the bias; gradients are added example by example in row order and divided by the
+number of rows at update time (``rate * gradient / n``).
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+
+from .activations import activation, sigmoid
+from .checks import require_int, require_nonempty, require_positive_int, require_positive_number
+from .losses import loss as loss_by_name
+
+
+def weighted_sum(weights: Sequence[float], inputs: Sequence[float], bias: float) -> float:
+    """A unit's input: the inputs times their weights, summed, plus the bias."""
+    return sum(w * x for w, x in zip(weights, inputs)) + bias
+
+
+def forward(net, x: Sequence[float], hidden="rectified") -> list[list[float]]:
+    """Values of every layer for example ``x``, the input first and the output (one probability) last."""
+    function, _ = activation(hidden)
+    values = [x]
+    for k, (weights, biases) in enumerate(net):
+        sums = [weighted_sum(w, values[-1], b) for w, b in zip(weights, biases)]
+        values.append([sigmoid(sums[0])] if k == len(net) - 1 else [function(s) for s in sums])
+    return values
+
+
+def predict(net, x: Sequence[float], hidden="rectified") -> float:
+    """The network's probability that ``x`` is suspicious."""
+    return forward(net, x, hidden)[-1][0]
+
+
+def accuracy(net, X, Y, hidden="rectified") -> float:
+    """Share of rows whose probability falls on the same side of 0.5 as the label."""
+    X = require_nonempty("X", X)
+    return sum((predict(net, x, hidden) > 0.5) == (y > 0.5) for x, y in zip(X, Y)) / len(X)
+
+
+def add_example_gradient(net, values, signal: float, derivative: Callable, grad_w, grad_b) -> None:
+    """Backward pass of one example: add its gradient into ``grad_w`` / ``grad_b`` in place.
+
+    ``signal`` is the error at the output unit's input (for sigmoid + cross-entropy: prediction minus
+    label). Each layer adds signal x input to its weight gradients, then sends the signal down through
+    its weights, scaled by the activation's slope at the unit below.
+    """
+    signals = [signal]
+    for k in range(len(net) - 1, -1, -1):
+        weights, inputs = net[k][0], values[k]
+        for j, s in enumerate(signals):
+            if s:
+                row = grad_w[k][j]
+                for p in range(len(inputs)):
+                    row[p] += s * inputs[p]
+                grad_b[k][j] += s
+        if k == 0:
+            return
+        below = [0.0] * len(inputs)
+        for j, s in enumerate(signals):
+            if s:
+                row = weights[j]
+                for p in range(len(inputs)):
+                    below[p] += s * row[p]
+        signals = [below[p] * derivative(inputs[p]) for p in range(len(inputs))]
+
+
+def zero_gradients(net):
+    """Gradient accumulators shaped like ``net``: (per-layer weight rows, per-layer biases)."""
+    return ([[[0.0] * len(row) for row in weights] for weights, _ in net],
+            [[0.0] * len(biases) for _, biases in net])
+
+
+def descend(net, grad_w, grad_b, rate: float, n: int) -> None:
+    """One gradient-descent step with gradients summed over ``n`` rows: w -= rate * g / n."""
+    for (weights, biases), g_w, g_b in zip(net, grad_w, grad_b):
+        for j, row in enumerate(weights):
+            for p in range(len(row)):
+                row[p] -= rate * g_w[j][p] / n
+            biases[j] -= rate * g_b[j] / n
+
+
+def train(net, X, Y, rate: float, epochs: int, hidden="rectified", loss: str = "cross-entropy",
+          on_epoch: Callable | None = None):
+    """Full-batch gradient descent for ``epochs`` epochs; returns ``net``, trained in place.
+
+    ``hidden`` names the hidden activation (or is a ``(function, derivative)`` pair), ``loss`` names the
+    loss. After each epoch's update ``on_epoch(epoch, net, grad_w, grad_b, mean_loss)`` is called, if
+    given: ``epoch`` counts from 1, the gradients are that epoch's sums (before dividing by the number
+    of rows), and ``mean_loss`` is the training loss measured during that epoch, before its update.
+    """
+    X = require_nonempty("X", X)
+    if len(X) != len(Y):
+        raise ValueError(f"X and Y must have the same length, got {len(X)} and {len(Y)}")
+    require_positive_number("rate", rate)
+    require_positive_int("epochs", epochs)
+    _, derivative = activation(hidden)
+    loss_value, output_signal = loss_by_name(loss)
+    n = len(X)
+    for epoch in range(1, epochs + 1):
+        grad_w, grad_b = zero_gradients(net)
+        total = 0.0
+        for x, y in zip(X, Y):
+            values = forward(net, x, hidden)
+            total += loss_value(values[-1][0], y)
+            add_example_gradient(net, values, output_signal(values[-1][0], y), derivative, grad_w, grad_b)
+        descend(net, grad_w, grad_b, rate, n)
+        if on_epoch is not None:
+            on_epoch(epoch, net, grad_w, grad_b, total / n)
+    return net
+
+
+def train_in_stages(net, X, Y, rate: float, checkpoints: Iterable[int], hidden="rectified",
+                    loss: str = "cross-entropy"):
+    """Train up to each epoch count of ``checkpoints`` in turn, yielding ``(epochs, net)`` at each.
+
+    Full-batch descent has no randomness of its own, so stopping at 100 and going on to 300 ends exactly
+    where a 300-epoch run ends: several budgets are read from one run.
+    """
+    done = 0
+    for epochs in sorted(set(require_nonempty("checkpoints", checkpoints))):
+        require_int("checkpoint", epochs, minimum=1)
+        train(net, X, Y, rate, epochs - done, hidden, loss)
+        done = epochs
+        yield epochs, net

@@ -1,0 +1,56 @@
+"""Figures the lessons share: a band of runs against the baseline, and curves over epochs."""
+
+from collections.abc import Mapping, Sequence
+
+from .checks import require_nonempty
+
+BASELINE_STYLE = {"color": "0.35", "linestyle": "--", "linewidth": 1.2}
+REFERENCE_STYLE = {"color": "tab:green", "linestyle": ":", "linewidth": 1.5}
+
+
+def plot_bands(ax, runs: Mapping[str, Sequence[float]], baseline: float,
+               reference: tuple[str, float] | None = None, set_size: int = 252):
+    """Draw each group's runs as points over a shaded band, with the baseline (and a reference line).
+
+    ``runs`` maps a group name (an architecture, an activation...) to the test accuracy of each run.
+    A right-hand axis counts subscribers above the baseline, the unit in which the course reads every
+    difference.
+    """
+    groups = require_nonempty("runs", runs.items())
+    for position, (name, values) in enumerate(groups):
+        values = require_nonempty(f"runs[{name!r}]", values)
+        ax.fill_between([position - 0.25, position + 0.25], min(values), max(values),
+                        color=f"C{position}", alpha=0.18, linewidth=0)
+        offsets = [position + 0.3 * (i / max(1, len(values) - 1) - 0.5) for i in range(len(values))]
+        ax.scatter(offsets, values, color=f"C{position}", zorder=3)
+        for run, (x, y) in enumerate(zip(offsets, values), start=1):
+            ax.annotate(str(run), (x, y), textcoords="offset points", xytext=(0, 6),
+                        ha="center", fontsize=8, color="0.3")
+    ax.axhline(baseline, label=f"baseline {baseline:.4f}", **BASELINE_STYLE)
+    if reference is not None:
+        label, value = reference
+        ax.axhline(value, label=f"{label} {value:.4f}", **REFERENCE_STYLE)
+    ax.set_xticks(range(len(groups)), [name for name, _ in groups])
+    ax.set_xlim(-0.6, len(groups) - 0.4)
+    ax.set_ylabel("test accuracy")
+    ax.legend(loc="lower right", fontsize=8)
+    subscribers = ax.secondary_yaxis(
+        "right", functions=(lambda a: (a - baseline) * set_size, lambda s: s / set_size + baseline))
+    subscribers.set_ylabel("subscribers above the baseline")
+    return ax
+
+
+def plot_curves(ax, epochs: Sequence[int], curves: Mapping[str, Sequence[float]], ylabel: str,
+                baseline: float | None = None):
+    """Draw one line per named curve over ``epochs``, with an optional baseline."""
+    epochs = require_nonempty("epochs", epochs)
+    for name, values in curves.items():
+        if len(values) != len(epochs):
+            raise ValueError(f"curves[{name!r}] must have one value per epoch ({len(epochs)}), got {len(values)}")
+        ax.plot(epochs, values, label=name)
+    if baseline is not None:
+        ax.axhline(baseline, label=f"baseline {baseline:.4f}", **BASELINE_STYLE)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    return ax

@@ -1,0 +1,58 @@
+"""Printing the course's tables, and reading a band of runs in subscribers.
+
+A lesson declares a table once, as columns of (heading, format spec), and prints the heading and rows
+through it, so the heading always lines up with the numbers below it::
+
+    table = Table(("run", ">6"), ("test", ">8.4f"))
+    print(table.header())      # '   run     test'
+    print(table.row(1, 0.7857))  # '     1   0.7857'
+"""
+
+import re
+from collections.abc import Sequence
+
+from .checks import require_nonempty, require_positive_int
+
+_SPEC = re.compile(r"^(?P<align>[<>^])?(?P<width>\d+)?(?P<rest>.*)$")
+
+
+class Table:
+    """Fixed-width text table: one format spec per column, cells joined by one space."""
+
+    def __init__(self, *columns: tuple[str, str]):
+        self.columns = require_nonempty("columns", columns)
+        for heading, spec in self.columns:
+            if not isinstance(heading, str) or not _SPEC.match(spec):
+                raise ValueError(f"columns must be (heading, format spec) pairs, got {(heading, spec)!r}")
+
+    def header(self) -> str:
+        """The headings, aligned and padded like the values below them."""
+        cells = []
+        for heading, spec in self.columns:
+            parts = _SPEC.match(spec)
+            cells.append(f"{heading:{parts['align'] or '>'}{parts['width'] or ''}}")
+        return " ".join(cells)
+
+    def row(self, *values) -> str:
+        """One row; ``values`` in column order, each formatted with its column's spec."""
+        if len(values) != len(self.columns):
+            raise ValueError(f"values must have one entry per column ({len(self.columns)}), got {len(values)}")
+        return " ".join(f"{value:{spec}}" for value, (_, spec) in zip(values, self.columns))
+
+
+def band(values: Sequence[float]) -> tuple[float, float]:
+    """Lowest and highest of a set of runs: the band a single reported number hides."""
+    values = require_nonempty("values", values)
+    return min(values), max(values)
+
+
+def band_text(values: Sequence[float]) -> str:
+    """The band as the course prints it, e.g. ``0.7659-0.7857``."""
+    low, high = band(values)
+    return f"{low:.4f}-{high:.4f}"
+
+
+def in_subscribers(difference: float, set_size: int = 252) -> int:
+    """An accuracy difference expressed in whole subscribers of a set of ``set_size`` rows."""
+    require_positive_int("set_size", set_size)
+    return round(difference * set_size)
