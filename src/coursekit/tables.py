@@ -22,7 +22,7 @@ class Table:
     def __init__(self, *columns: tuple[str, str]):
         self.columns = require_nonempty("columns", columns)
         for heading, spec in self.columns:
-            if not isinstance(heading, str) or not _SPEC.match(spec):
+            if not isinstance(heading, str) or not isinstance(spec, str) or not _SPEC.match(spec):
                 raise ValueError(f"columns must be (heading, format spec) pairs, got {(heading, spec)!r}")
 
     def header(self) -> str:

@@ -1,0 +1,42 @@
+# Deep Learning, Measured: two commands on a fresh machine with Python >= 3.12 and make.
+#   make book   set up .venv, execute the lessons (in parallel, only what changed), build _build/html
+#   make test   set up .venv, run the tests (the lessons' tables, coursekit, the book build)
+# Override the interpreter with `make book PYTHON=/path/to/python3.12`.
+
+PYTHON ?= $(shell .ci/find-python)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: book test lessons bench clean
+
+$(STAMP): requirements.txt pyproject.toml
+	@if [ -z "$(PYTHON)" ]; then \
+	  echo "error: Python >= 3.12 is required and none was found (tried python3.12, python3.13,"; \
+	  echo "       python3 and pyenv's versions). The course's numbers depend on Python 3.12's float sum()"; \
+	  echo "       (compensated since 3.12); on 3.11 several lessons print other last digits."; \
+	  echo "       Install Python 3.12+ or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12"; \
+	  exit 1; fi
+	@$(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if v >= (3, 12) else "error: $(PYTHON) is Python %d.%d; Python >= 3.12 is required (the numbers depend on its float sum())" % v[:2])'
+	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then \
+	  echo "removing $(VENV): it was made with Python < 3.12"; rm -rf $(VENV); fi
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+lessons: $(STAMP)
+	$(BIN)/python -m booktools.execute
+
+book: lessons
+	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html)."
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m booktools.benchmark
+
+clean:
+	rm -rf _build

@@ -1,0 +1,29 @@
+"""Shared fixtures: the project root, the lessons, and one parallel execution of them per session.
+
+The lessons are executed once by `booktools.execute` (stale ones only, in parallel, one kernel per
+core); the same executed notebooks and jupyter-cache entries then serve the HTML build.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from booktools.execute import execute_lessons, executed_path
+from booktools.lessons import find_lessons
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = find_lessons(ROOT)
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def executed_lessons():
+    """Execute every stale lesson (in parallel) and return {lesson stem: executed notebook path}."""
+    outcomes = execute_lessons(ROOT, report=lambda o: print(
+        f"{o.lesson.stem}: {'executed in %.1f s' % o.seconds if o.executed else 'unchanged'}"
+        + (f" FAILED\n{o.error}" if o.error else "")))
+    return {o.lesson.stem: (None if o.error else executed_path(ROOT, o.lesson), o.error) for o in outcomes}

@@ -1,0 +1,74 @@
+"""The HTML book builds with warnings as errors from the lessons the tests executed, without executing
+any lesson again, and every lesson page shows its figure, its hidden answers and its glued numbers."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import LESSONS, ROOT
+
+HTML = ROOT / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def build_log(executed_lessons):
+    assert all(error is None for _, error in executed_lessons.values()), "a lesson failed to execute"
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    done = subprocess.run([str(jupyter_book), "build", str(ROOT), "--warningiserror", "--nitpick",
+                           "--keep-going"], cwd=ROOT, capture_output=True, text=True)
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, f"the book did not build cleanly:\n{log[-4000:]}"
+    return log
+
+
+def test_build_executes_nothing_itself(build_log):
+    assert "Executing notebook" not in build_log, "the build executed a lesson the tests had executed"
+
+
+def test_toc_lists_every_lesson_and_every_unit(build_log):
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    for caption in ("Neural Network Fundamentals", "Image and Sequence Architectures", "Training Practice"):
+        assert caption in toc
+    for lesson in LESSONS:
+        assert f"book/{lesson.unit}/{lesson.stem}" in toc, f"{lesson.stem} is missing from _toc.yml"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_has_figure_answers_and_numbers(lesson, build_log):
+    page = HTML / "book" / lesson.unit / f"{lesson.stem}.html"
+    assert page.exists(), f"no page for {lesson.stem}"
+    html = page.read_text(encoding="utf-8")
+    images = re.findall(r'<img[^>]+src="([^"]+\.png)"', html)
+    assert images, f"{lesson.stem}: the page shows no figure"
+    for src in images:
+        assert (page.parent / src).resolve().exists(), f"{lesson.stem}: figure {src} is missing"
+    assert html.count("dropdown") >= 3, f"{lesson.stem}: fewer than three hidden answers"
+    assert "Check yourself" in html and "Summary" in html and "Next step" in html
+    assert not re.search(r"\{glue:", html), f"{lesson.stem}: an unresolved glue role"
+    assert "academia.sh" in html and "CC BY-SA 4.0" in html, f"{lesson.stem}: the source is not credited"
+
+
+def test_intro_credits_source_and_states_licence(build_log):
+    html = (HTML / "book" / "intro.html").read_text(encoding="utf-8")
+    for phrase in ("academia.sh", "CC BY-SA 4.0", "MIT"):
+        assert phrase in html
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_quotes_computed_numbers(lesson, build_log):
+    html = (HTML / "book" / lesson.unit / f"{lesson.stem}.html").read_text(encoding="utf-8")
+    pasted = re.findall(r'<span class="pasted-text">([^<]*)</span>', html)
+    assert len(pasted) >= 5, f"{lesson.stem}: the prose quotes fewer than five computed (glued) numbers"
+
+
+def test_lesson_one_overview_quotes_what_the_lesson_printed(build_log, executed_lessons):
+    from booktools.outputs import printed_stdout
+
+    first = LESSONS[0]
+    printed = printed_stdout(executed_lessons[first.stem][0])
+    triple = re.search(r"baseline (\S+), network (\S+), second run (\S+),", printed).groups()
+    html = (HTML / "book" / first.unit / f"{first.stem}.html").read_text(encoding="utf-8")
+    assert tuple(re.findall(r'<span class="pasted-text">([^<]*)</span>', html)[:3]) == triple
