@@ -178,3 +178,15 @@ def test_bad_arguments_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError) as raised:
         call()
     assert str(raised.value).startswith(name), f"message should start with {name!r}: {raised.value}"
+
+
+def test_growing_curve_resumes_instead_of_restarting(sets):
+    X, Y = sets.train
+    curve = network.GrowingCurve(gain_scaled_layers(SEED + 1, [12, 8, 1]), X, Y, 0.3,
+                                 lambda net: network.accuracy(net, *sets.test), step=5)
+    first = curve.up_to(10)
+    assert [epoch for epoch, _ in first] == [5, 10]
+    assert curve.up_to(20)[:2] == first and len(curve.points) == 4
+    straight = network.train(gain_scaled_layers(SEED + 1, [12, 8, 1]), X, Y, 0.3, 20)
+    assert curve.points[-1][1] == network.accuracy(straight, *sets.test)
+    assert curve.up_to(7) == first[:1]

@@ -23,7 +23,8 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,7 @@ from myst_nb.core.read import read_myst_markdown_notebook
 from .lessons import Lesson, find_lessons, project_root
 
 STAMP_KEY = "booktools_stamp"
+CELL_TIMEOUT = 1800  # seconds; a cell that runs longer has hung, and the lesson fails instead of waiting
 
 
 @dataclass
@@ -97,7 +99,8 @@ def run_papermill(lesson: Lesson, notebook, output: Path, parameters: dict | Non
     try:
         papermill.execute_notebook(
             str(source), str(output), parameters=parameters or {}, kernel_name="python3",
-            cwd=str(cwd or lesson.path.parent), progress_bar=False, log_output=False)
+            cwd=str(cwd or lesson.path.parent), progress_bar=False, log_output=False,
+            execution_timeout=CELL_TIMEOUT)
     finally:
         source.unlink(missing_ok=True)
     return nbformat.read(output, as_version=4)
@@ -121,20 +124,18 @@ def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb) -> N
 
 
 def execute_lesson(root: Path, lesson: Lesson, environment: str, force: bool = False) -> Outcome:
-    """Execute one lesson unless its stored result is still valid."""
+    """Execute one lesson into ``_build/executed/`` unless its stored result is still valid.
+
+    Runs in a worker process; the book cache is filled afterwards by the parent (`sync_book_cache`),
+    so that only one process ever writes the cache's database.
+    """
     output = executed_path(root, lesson)
     stamp = lesson_stamp(lesson, environment)
-    source_nb = read_lesson(lesson)
     if not force and stored_stamp(output) == stamp:
-        try:  # the stored result is valid; make sure the book cache has it too
-            get_cache(str(cache_path(root))).match_cache_notebook(source_nb)
-            return Outcome(lesson, executed=False, seconds=0.0)
-        except KeyError:
-            store_in_book_cache(root, lesson, source_nb, nbformat.read(output, as_version=4))
-            return Outcome(lesson, executed=False, seconds=0.0)
+        return Outcome(lesson, executed=False, seconds=0.0)
     started = time.perf_counter()
     try:
-        done = run_papermill(lesson, source_nb, output)
+        done = run_papermill(lesson, read_lesson(lesson), output)
     except Exception as error:  # report, don't hide: the caller fails on it
         output.unlink(missing_ok=True)
         return Outcome(lesson, True, time.perf_counter() - started, error=str(error))
@@ -142,8 +143,20 @@ def execute_lesson(root: Path, lesson: Lesson, environment: str, force: bool = F
     done.metadata[STAMP_KEY] = stamp
     done.metadata["booktools_seconds"] = round(seconds, 2)
     nbformat.write(done, output)
-    store_in_book_cache(root, lesson, source_nb, done)
     return Outcome(lesson, executed=True, seconds=seconds)
+
+
+def sync_book_cache(root: Path, outcome: Outcome) -> None:
+    """Make the book's jupyter-cache hold the lesson's executed outputs (replacing older ones)."""
+    source_nb = read_lesson(outcome.lesson)
+    if not outcome.executed:
+        try:
+            get_cache(str(cache_path(root))).match_cache_notebook(source_nb)
+            return  # already there, from the same execution
+        except KeyError:
+            pass
+    executed_nb = nbformat.read(executed_path(root, outcome.lesson), as_version=4)
+    store_in_book_cache(root, outcome.lesson, source_nb, executed_nb)
 
 
 def execute_lessons(root: Path | None = None, selection=None, force: bool = False,
@@ -153,10 +166,16 @@ def execute_lessons(root: Path | None = None, selection=None, force: bool = Fals
     lessons = find_lessons(root, selection)
     environment = environment_stamp(root)
     workers = workers or int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
-    # Jupyter's kernel start-up writes connection files; do it from the project root for all threads.
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(lessons) or 1))) as pool:
+    workers = max(1, min(workers, len(lessons) or 1))
+    # One process per lesson at a time (kernels and their event loops stay out of each other's way);
+    # "spawn" so that no worker inherits the threads of the calling process.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(execute_lesson, root, lesson, environment, force) for lesson in lessons]
         outcomes = []
-        for outcome in pool.map(lambda lesson: execute_lesson(root, lesson, environment, force), lessons):
+        for future in futures:
+            outcome = future.result()
+            if outcome.error is None:
+                sync_book_cache(root, outcome)
             if report:
                 report(outcome)
             outcomes.append(outcome)
