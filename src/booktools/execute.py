@@ -34,10 +34,13 @@ from jupyter_cache import get_cache
 from jupyter_cache.base import CacheBundleIn
 from myst_nb.core.read import read_myst_markdown_notebook
 
+from .engine import ENGINE_NAME
 from .lessons import Lesson, find_lessons, project_root
 
 STAMP_KEY = "booktools_stamp"
-CELL_TIMEOUT = 1800  # seconds; a cell that runs longer has hung, and the lesson fails instead of waiting
+# A cell that runs longer than this (seconds) has hung: the lesson fails instead of waiting for ever.
+# The slowest cell of the book takes well under a minute.
+CELL_TIMEOUT = 600
 
 
 @dataclass
@@ -100,7 +103,7 @@ def run_papermill(lesson: Lesson, notebook, output: Path, parameters: dict | Non
         papermill.execute_notebook(
             str(source), str(output), parameters=parameters or {}, kernel_name="python3",
             cwd=str(cwd or lesson.path.parent), progress_bar=False, log_output=False,
-            execution_timeout=CELL_TIMEOUT)
+            execution_timeout=CELL_TIMEOUT, engine_name=ENGINE_NAME)
     finally:
         source.unlink(missing_ok=True)
     return nbformat.read(output, as_version=4)
