@@ -52,3 +52,23 @@ def test_platform_sensitive_list_names_only_real_lessons():
     for number, entry in listed.items():
         for low, high in entry["ranges"]:
             assert 0 <= low <= high < digests[number]["tokens"], f"lesson {number}: range {low}-{high} out of bounds"
+
+
+def prose_of(lesson) -> str:
+    """The lesson's Markdown without code cells, glue roles, inline code and maths."""
+    import re
+
+    text = lesson.path.read_text(encoding="utf-8")
+    text = re.sub(r"```\{code-cell\}.*?```", "", text, flags=re.S)
+    text = re.sub(r"\{glue:[a-z]*\}`[^`]*`", "", text)
+    text = re.sub(r"`[^`]*`", "", text)
+    return re.sub(r"\$[^$]*\$", "", text)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_prose_recites_no_measured_number(lesson):
+    """A measured number (four decimals, or scientific notation) in the text must come from glue."""
+    import re
+
+    recited = re.findall(r"(?<![\w.])[+-]?\d+\.\d{3,}|\d\.\d+e[+-]?\d+", prose_of(lesson))
+    assert not recited, f"{lesson.stem} writes measured numbers as literals: {recited}"

@@ -15,3 +15,7 @@ DECISION_TREE_HITS = 198
 
 LINEAR_MODEL = LINEAR_MODEL_HITS / TEST_SET_SIZE
 DECISION_TREE = DECISION_TREE_HITS / TEST_SET_SIZE
+
+SCALING_GAIN = 0.0437
+"""Test accuracy that scaling the columns added to a gradient-based model in the Data Preparation and
+Feature Engineering course (assumption NN3 of this course)."""
