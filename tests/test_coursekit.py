@@ -190,3 +190,11 @@ def test_growing_curve_resumes_instead_of_restarting(sets):
     straight = network.train(gain_scaled_layers(SEED + 1, [12, 8, 1]), X, Y, 0.3, 20)
     assert curve.points[-1][1] == network.accuracy(straight, *sets.test)
     assert curve.up_to(7) == first[:1]
+
+
+def test_table_spanning_header_covers_groups_of_columns():
+    table = Table(("setting", ">8"), ("", ">7.4f"), ("", ">7.4f"), ("dead", ">5"))
+    assert table.header([("setting", 1), ("test 2 runs", 2), ("dead", 1)]) == " setting     test 2 runs  dead"
+    assert len(table.header([("setting", 1), ("test 2 runs", 2), ("dead", 1)])) == len(table.row("a", 0.1, 0.2, 3))
+    with pytest.raises(ValueError, match="^spans"):
+        table.header([("setting", 1), ("test", 2)])

@@ -5,13 +5,31 @@
 Only do this after checking the printed output against the source course, token for token
 (``../shared/tools/seedcheck.py N _build/executed/<unit>/NN-slug.ipynb``): a stored table that differs
 from the source hides a wrong lesson.
+
+Platform-sensitive tokens (``tests/expected/platform-sensitive.json``) must hold the *source's* values,
+which this machine may not print: they are carried over from the table already stored. A lesson stored
+for the first time gets what it printed there, with a warning to set them by hand.
 """
 
 import sys
 
 from .execute import executed_path
 from .lessons import find_lessons, project_root
-from .outputs import printed_stdout
+from .outputs import TOKEN, printed_stdout, sensitive_tokens
+
+
+def keep_sensitive_tokens(printed: str, stored: str, sensitive: set[int]) -> str:
+    """``printed`` with its sensitive tokens replaced by those of ``stored`` (same token count)."""
+    old = stored.split()
+    if len(old) != len(printed.split()):
+        raise ValueError("stored must have as many tokens as printed to carry sensitive tokens over")
+    counter = iter(range(len(old)))
+
+    def pick(match):
+        index = next(counter)
+        return old[index] if index in sensitive else match.group(0)
+
+    return TOKEN.sub(pick, printed)
 
 
 def main(argv=None) -> int:
@@ -24,7 +42,14 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             return 1
         target = root / "tests" / "expected" / f"{lesson.stem}.txt"
-        target.write_text(printed_stdout(source), encoding="utf-8")
+        text = printed_stdout(source)
+        sensitive = sensitive_tokens(target.parent, lesson.number)
+        if sensitive and target.exists():
+            text = keep_sensitive_tokens(text, target.read_text(encoding="utf-8"), sensitive)
+        elif sensitive:
+            print(f"{lesson.stem}: set its platform-sensitive tokens to the source's values by hand",
+                  file=sys.stderr)
+        target.write_text(text, encoding="utf-8")
         print(f"wrote {target.relative_to(root)}")
     return 0
 

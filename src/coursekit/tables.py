@@ -25,13 +25,33 @@ class Table:
             if not isinstance(heading, str) or not isinstance(spec, str) or not _SPEC.match(spec):
                 raise ValueError(f"columns must be (heading, format spec) pairs, got {(heading, spec)!r}")
 
-    def header(self) -> str:
-        """The headings, aligned and padded like the values below them."""
-        cells = []
-        for heading, spec in self.columns:
-            parts = _SPEC.match(spec)
-            cells.append(f"{heading:{parts['align'] or '>'}{parts['width'] or ''}}")
+    def header(self, spans: Sequence[tuple[str, int]] | None = None) -> str:
+        """The headings, aligned and padded like the values below them.
+
+        ``spans`` puts one heading over several neighbouring columns (one value per run, say): a list
+        of ``(heading, number of columns)`` that covers every column in order. A spanning heading is
+        right-aligned over the combined width of its columns; the columns' own headings are not shown.
+        """
+        if spans is None:
+            spans = [(heading, 1) for heading, _ in self.columns]
+        if [n for _, n in spans if not isinstance(n, int) or n < 1] or sum(n for _, n in spans) != len(self.columns):
+            raise ValueError(f"spans must cover the {len(self.columns)} columns in order, got {spans!r}")
+        cells, first = [], 0
+        for heading, count in spans:
+            group = self.columns[first:first + count]
+            first += count
+            if count == 1:
+                parts = _SPEC.match(group[0][1])
+                cells.append(f"{heading:{parts['align'] or '>'}{parts['width'] or ''}}")
+            else:
+                width = sum(self._width(column) for column in group) + count - 1
+                cells.append(f"{heading:>{width}}")
         return " ".join(cells)
+
+    @staticmethod
+    def _width(column: tuple[str, str]) -> int:
+        heading, spec = column
+        return int(_SPEC.match(spec)["width"] or len(heading))
 
     def row(self, *values) -> str:
         """One row; ``values`` in column order, each formatted with its column's spec."""
