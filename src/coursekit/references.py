@@ -19,3 +19,7 @@ DECISION_TREE = DECISION_TREE_HITS / TEST_SET_SIZE
 SCALING_GAIN = 0.0437
 """Test accuracy that scaling the columns added to a gradient-based model in the Data Preparation and
 Feature Engineering course (assumption NN3 of this course)."""
+
+REGRESSION_FITS = (0.4770, 0.4751)
+"""Explained variance of the two fits of the Regression Metrics lesson of the Supervised Learning course
+(quoted in lesson 4, assumption NN26)."""
