@@ -45,7 +45,8 @@ def test_lesson_page_has_figure_answers_and_numbers(lesson, build_log):
     assert images, f"{lesson.stem}: the page shows no figure"
     for src in images:
         assert (page.parent / src).resolve().exists(), f"{lesson.stem}: figure {src} is missing"
-    assert html.count("dropdown") >= 3, f"{lesson.stem}: fewer than three hidden answers"
+    hidden_answers = re.findall(r'<div class="dropdown admonition"', html)
+    assert len(hidden_answers) >= 3, f"{lesson.stem}: {len(hidden_answers)} hidden answers, at least 3 wanted"
     assert "Check yourself" in html and "Summary" in html and "Next step" in html
     assert not re.search(r"\{glue:", html), f"{lesson.stem}: an unresolved glue role"
     assert "academia.sh" in html and "CC BY-SA 4.0" in html, f"{lesson.stem}: the source is not credited"
