@@ -198,3 +198,13 @@ def test_table_spanning_header_covers_groups_of_columns():
     assert len(table.header([("setting", 1), ("test 2 runs", 2), ("dead", 1)])) == len(table.row("a", 0.1, 0.2, 3))
     with pytest.raises(ValueError, match="^spans"):
         table.header([("setting", 1), ("test", 2)])
+
+
+def test_listing_reads_like_prose():
+    from coursekit.tables import listing
+
+    assert listing([0.76984, 0.79761]) == "0.7698 and 0.7976"
+    assert listing([1, 2, 3], "d") == "1, 2 and 3"
+    assert listing([5], "d") == "5"
+    with pytest.raises(ValueError, match="^values"):
+        listing([])

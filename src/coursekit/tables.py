@@ -76,3 +76,9 @@ def in_subscribers(difference: float, set_size: int = 252) -> int:
     """An accuracy difference expressed in whole subscribers of a set of ``set_size`` rows."""
     require_positive_int("set_size", set_size)
     return round(difference * set_size)
+
+
+def listing(values: Sequence, spec: str = ".4f") -> str:
+    """Values as prose, each formatted with ``spec``: ``'a and b'``, ``'a, b and c'``."""
+    texts = [f"{value:{spec}}" for value in require_nonempty("values", values)]
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
