@@ -4,8 +4,9 @@
     python -m booktools.benchmark --lessons    # only the per-lesson execution times
 
 1. Each lesson alone, executed with papermill in a scratch folder (one kernel, nothing else running):
-   its wall time and the peak memory of the kernel process tree.
-2. In fresh copies of the project (each with its own _build, sharing this .venv): ``make book`` from
+   its wall time and the peak resident memory of its kernel.
+2. In fresh copies of the project (each with its own _build, sharing this .venv, which must have been
+   set up by make): ``make book`` from
    nothing, then again with no change; ``make test`` from nothing (every lesson executed once, in
    parallel, then the book built from those results), then again with no change.
 """
@@ -24,14 +25,26 @@ from .execute import read_lesson, run_papermill
 from .lessons import find_lessons, project_root
 
 
-def time_lesson(lesson, scratch: Path) -> tuple[float, float]:
-    """Seconds and peak resident memory (MB) of the kernel children, for one lesson executed alone."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    started = time.perf_counter()
-    run_papermill(lesson, read_lesson(lesson), scratch / f"{lesson.stem}.ipynb")
-    seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, max(peak, before) / 1024
+def time_lesson(lesson) -> tuple[float, float]:
+    """Seconds and peak resident memory (MB) of one lesson executed alone, kernel included.
+
+    The lesson runs in a child process of its own, so that the peak it reports is that lesson's.
+    """
+    done = subprocess.run([sys.executable, "-m", "booktools.benchmark", "--one", str(lesson.number)],
+                          capture_output=True, text=True, check=True)
+    seconds, peak = done.stdout.split()[-2:]
+    return float(seconds), float(peak)
+
+
+def run_one(number: str) -> None:
+    """Execute one lesson into a scratch folder; print its seconds and the kernel's peak memory (MB)."""
+    lesson = find_lessons(project_root(), [number])[0]
+    with tempfile.TemporaryDirectory() as scratch:
+        started = time.perf_counter()
+        run_papermill(lesson, read_lesson(lesson), Path(scratch) / f"{lesson.stem}.ipynb")
+        seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KB on Linux
+    print(f"{seconds:.2f} {peak:.0f}")
 
 
 def copy_project(root: Path, target: Path) -> None:
@@ -59,16 +72,19 @@ def timed(command: list[str], cwd: Path) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Time the lessons and the make targets.")
     parser.add_argument("--lessons", action="store_true", help="only the per-lesson execution times")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: time one lesson in this process
     args = parser.parse_args(argv)
+    if args.one:
+        run_one(args.one)
+        return 0
     root = project_root()
     lessons = find_lessons(root)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {len(lessons)} lessons")
     total = 0.0
-    with tempfile.TemporaryDirectory() as scratch:
-        for lesson in lessons:
-            seconds, peak = time_lesson(lesson, Path(scratch))
-            total += seconds
-            print(f"  {lesson.stem:<55} {seconds:7.1f} s   peak {peak:6.0f} MB", flush=True)
+    for lesson in lessons:
+        seconds, peak = time_lesson(lesson)
+        total += seconds
+        print(f"  {lesson.stem:<55} {seconds:7.1f} s   peak {peak:6.0f} MB", flush=True)
     print(f"  {'sum of the lessons executed one after another':<55} {total:7.1f} s")
     if args.lessons:
         return 0
