@@ -23,3 +23,14 @@ Feature Engineering course (assumption NN3 of this course)."""
 REGRESSION_FITS = (0.4770, 0.4751)
 """Explained variance of the two fits of the Regression Metrics lesson of the Supervised Learning course
 (quoted in lesson 4, assumption NN26)."""
+
+PENALTY_SWEEP = (0.001, 1000)
+"""Smallest and largest penalty coefficient of the Regularization Intuition lesson of the Introduction to
+Machine Learning course (quoted in lesson 8)..."""
+
+WEIGHT_SIZE_OVER_SWEEP = (10.040, 0.601)
+"""...and the size of the weights it measured at those two ends."""
+
+PIPELINE_INFLATION = (0.0397, 0.0476)
+"""Range of the inflation that learning a transformation from the whole set produced in the pipelines
+lesson of the Data Preparation and Feature Engineering course (quoted in lesson 9)."""
