@@ -1,6 +1,7 @@
 """Every lesson, executed with papermill, prints exactly its stored expected table."""
 
 import json
+import re
 
 import nbformat
 import pytest
@@ -56,8 +57,6 @@ def test_platform_sensitive_list_names_only_real_lessons():
 
 def prose_of(lesson) -> str:
     """The lesson's Markdown without code cells, glue roles, inline code and maths."""
-    import re
-
     text = lesson.path.read_text(encoding="utf-8")
     text = re.sub(r"```\{code-cell\}.*?```", "", text, flags=re.S)
     text = re.sub(r"\{glue:[a-z]*\}`[^`]*`", "", text)
@@ -67,8 +66,6 @@ def prose_of(lesson) -> str:
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
 def test_prose_recites_no_measured_number(lesson):
-    """A measured number (four decimals, or scientific notation) in the text must come from glue."""
-    import re
-
+    """A measured number (three or more decimals, or scientific notation) in the text must come from glue."""
     recited = re.findall(r"(?<![\w.])[+-]?\d+\.\d{3,}|\d\.\d+e[+-]?\d+", prose_of(lesson))
     assert not recited, f"{lesson.stem} writes measured numbers as literals: {recited}"

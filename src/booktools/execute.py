@@ -126,16 +126,18 @@ def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb) -> N
         check_validity=False, overwrite=True)
 
 
-def execute_lesson(root: Path, lesson: Lesson, environment: str, force: bool = False) -> Outcome:
-    """Execute one lesson into ``_build/executed/`` unless its stored result is still valid.
+def is_current(root: Path, lesson: Lesson, environment: str) -> bool:
+    """Whether the lesson's stored executed notebook was made from its present text and environment."""
+    return stored_stamp(executed_path(root, lesson)) == lesson_stamp(lesson, environment)
+
+
+def execute_lesson(root: Path, lesson: Lesson, environment: str) -> Outcome:
+    """Execute one lesson into ``_build/executed/``, stamped with what it was made from.
 
     Runs in a worker process; the book cache is filled afterwards by the parent (`sync_book_cache`),
     so that only one process ever writes the cache's database.
     """
     output = executed_path(root, lesson)
-    stamp = lesson_stamp(lesson, environment)
-    if not force and stored_stamp(output) == stamp:
-        return Outcome(lesson, executed=False, seconds=0.0)
     started = time.perf_counter()
     try:
         done = run_papermill(lesson, read_lesson(lesson), output)
@@ -143,7 +145,7 @@ def execute_lesson(root: Path, lesson: Lesson, environment: str, force: bool = F
         output.unlink(missing_ok=True)
         return Outcome(lesson, True, time.perf_counter() - started, error=str(error))
     seconds = time.perf_counter() - started
-    done.metadata[STAMP_KEY] = stamp
+    done.metadata[STAMP_KEY] = lesson_stamp(lesson, environment)
     done.metadata["booktools_seconds"] = round(seconds, 2)
     nbformat.write(done, output)
     return Outcome(lesson, executed=True, seconds=seconds)
@@ -168,21 +170,28 @@ def execute_lessons(root: Path | None = None, selection=None, force: bool = Fals
     root = root or project_root()
     lessons = find_lessons(root, selection)
     environment = environment_stamp(root)
-    workers = workers or int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
-    workers = max(1, min(workers, len(lessons) or 1))
-    # One process per lesson at a time (kernels and their event loops stay out of each other's way);
-    # "spawn" so that no worker inherits the threads of the calling process.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(execute_lesson, root, lesson, environment, force) for lesson in lessons]
-        outcomes = []
-        for future in futures:
-            outcome = future.result()
-            if outcome.error is None:
-                sync_book_cache(root, outcome)
-            if report:
-                report(outcome)
-            outcomes.append(outcome)
-    return outcomes
+    stale = [lesson for lesson in lessons if force or not is_current(root, lesson, environment)]
+    outcomes = {}
+
+    def finish(outcome: Outcome) -> None:
+        if outcome.error is None:
+            sync_book_cache(root, outcome)
+        if report:
+            report(outcome)
+        outcomes[outcome.lesson.stem] = outcome
+
+    for lesson in lessons:
+        if lesson not in stale:
+            finish(Outcome(lesson, executed=False, seconds=0.0))
+    if stale:
+        workers = workers or int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
+        # One process per lesson at a time (kernels and their event loops stay out of each other's
+        # way); "spawn" so that no worker inherits the threads of the calling process.
+        with ProcessPoolExecutor(max_workers=max(1, min(workers, len(stale))),
+                                 mp_context=multiprocessing.get_context("spawn")) as pool:
+            for future in [pool.submit(execute_lesson, root, lesson, environment) for lesson in stale]:
+                finish(future.result())
+    return [outcomes[lesson.stem] for lesson in lessons]
 
 
 def _report(outcome: Outcome) -> None:

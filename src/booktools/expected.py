@@ -15,7 +15,7 @@ import sys
 
 from .execute import executed_path
 from .lessons import find_lessons, project_root
-from .outputs import TOKEN, printed_stdout, sensitive_tokens
+from .outputs import printed_stdout, replace_tokens, sensitive_tokens
 
 
 def keep_sensitive_tokens(printed: str, stored: str, sensitive: set[int]) -> str:
@@ -23,13 +23,7 @@ def keep_sensitive_tokens(printed: str, stored: str, sensitive: set[int]) -> str
     old = stored.split()
     if len(old) != len(printed.split()):
         raise ValueError("stored must have as many tokens as printed to carry sensitive tokens over")
-    counter = iter(range(len(old)))
-
-    def pick(match):
-        index = next(counter)
-        return old[index] if index in sensitive else match.group(0)
-
-    return TOKEN.sub(pick, printed)
+    return replace_tokens(printed, sensitive, lambda i: old[i])
 
 
 def main(argv=None) -> int:

@@ -7,6 +7,7 @@ hinges on the last bit of the C maths library (chaotic training runs). Those are
 only: a number must still be printed where the source prints a number.
 """
 
+import difflib
 import json
 import re
 from pathlib import Path
@@ -44,10 +45,16 @@ def same_shape(expected: str, actual: str) -> bool:
     return expected == actual
 
 
+def replace_tokens(text: str, indices: set[int], replacement) -> str:
+    """``text`` with token ``i`` (for each ``i`` in ``indices``) replaced by ``replacement(i)``,
+    whitespace and every other token kept."""
+    positions = iter(range(len(text)))
+    return TOKEN.sub(lambda m: replacement(i) if (i := next(positions)) in indices else m.group(0), text)
+
+
 def mask(text: str, indices: set[int]) -> str:
-    """``text`` with the tokens at ``indices`` replaced by a placeholder, whitespace kept."""
-    counter = iter(range(10**9))
-    return TOKEN.sub(lambda m: "<sensitive>" if next(counter) in indices else m.group(0), text)
+    """``text`` with the tokens at ``indices`` replaced by a placeholder."""
+    return replace_tokens(text, indices, lambda i: "<sensitive>")
 
 
 def differences(expected: str, actual: str, sensitive: set[int]) -> list[str]:
@@ -59,7 +66,6 @@ def differences(expected: str, actual: str, sensitive: set[int]) -> list[str]:
             problems.append(f"sensitive token {i}: expected a value shaped like {exp_tokens[i]!r}, "
                             f"got {act_tokens[i]!r}")
     if mask(expected, sensitive) != mask(actual, sensitive):
-        import difflib
         diff = difflib.unified_diff(mask(expected, sensitive).splitlines(),
                                     mask(actual, sensitive).splitlines(),
                                     "expected", "printed", lineterm="", n=2)
