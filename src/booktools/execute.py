@@ -34,7 +34,6 @@ from jupyter_cache import get_cache
 from jupyter_cache.base import CacheBundleIn
 from myst_nb.core.read import read_myst_markdown_notebook
 
-from .engine import ENGINE_NAME
 from .lessons import Lesson, find_lessons, project_root
 
 STAMP_KEY = "booktools_stamp"
@@ -103,7 +102,7 @@ def run_papermill(lesson: Lesson, notebook, output: Path, parameters: dict | Non
         papermill.execute_notebook(
             str(source), str(output), parameters=parameters or {}, kernel_name="python3",
             cwd=str(cwd or lesson.path.parent), progress_bar=False, log_output=False,
-            execution_timeout=CELL_TIMEOUT, engine_name=ENGINE_NAME)
+            execution_timeout=CELL_TIMEOUT)
     finally:
         source.unlink(missing_ok=True)
     return nbformat.read(output, as_version=4)

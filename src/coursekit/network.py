@@ -128,27 +128,3 @@ def train_in_stages(net, X, Y, rate: float, checkpoints: Iterable[int], hidden="
         train(net, X, Y, rate, epochs - done, hidden, loss)
         done = epochs
         yield epochs, net
-
-
-class GrowingCurve:
-    """A training run that goes on only as far as it is asked, measuring the network every ``step`` epochs.
-
-    Explorers use it: asking for 150 epochs after 100 trains 50 more instead of starting again, so a
-    slider answers in a fraction of a second. ``measure(net)`` returns whatever the explorer draws
-    (say, validation and test accuracy); ``up_to(epochs)`` returns ``[(epoch, measure), ...]``.
-    """
-
-    def __init__(self, net, X, Y, rate: float, measure: Callable, step: int = 5, hidden="rectified",
-                 loss: str = "cross-entropy"):
-        self.net, self.X, self.Y, self.rate = net, X, Y, require_positive_number("rate", rate)
-        self.measure, self.step = measure, require_positive_int("step", step)
-        self.hidden, self.loss = hidden, loss
-        self.points: list[tuple[int, object]] = []
-
-    def up_to(self, epochs: int) -> list[tuple[int, object]]:
-        require_positive_int("epochs", epochs)
-        while not self.points or self.points[-1][0] + self.step <= epochs:
-            train(self.net, self.X, self.Y, self.rate, self.step, self.hidden, self.loss)
-            done = self.points[-1][0] + self.step if self.points else self.step
-            self.points.append((done, self.measure(self.net)))
-        return [point for point in self.points if point[0] <= epochs]

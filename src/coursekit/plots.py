@@ -8,13 +8,13 @@ BASELINE_STYLE = {"color": "0.35", "linestyle": "--", "linewidth": 1.2}
 REFERENCE_STYLE = {"color": "tab:green", "linestyle": ":", "linewidth": 1.5}
 
 
-def plot_bands(ax, runs: Mapping[str, Sequence[float]], baseline: float,
-               reference: tuple[str, float] | None = None, set_size: int = 252):
+def plot_bands(ax, runs: Mapping[str, Sequence[float]], baseline: float, set_size: int,
+               reference: tuple[str, float] | None = None):
     """Draw each group's runs as points over a shaded band, with the baseline (and a reference line).
 
     ``runs`` maps a group name (an architecture, an activation...) to the test accuracy of each run.
     A right-hand axis counts subscribers above the baseline, the unit in which the course reads every
-    difference.
+    difference: ``set_size`` is the size of the set the accuracies were measured on.
     """
     groups = require_nonempty("runs", runs.items())
     for position, (name, values) in enumerate(groups):

@@ -1,16 +1,60 @@
-"""Progress bars for the slow cells, written to stderr.
+"""Progress of the slow cells: one line in JupyterLab, nothing on stdout, nothing on the HTML page.
 
 A lesson's stdout carries only its tables (the tests compare it with the expected tables), so progress
-goes to stderr, which the HTML book hides. Bars redraw at most every two seconds to keep the executed
-notebooks small.
+is a separate *display* output: one line ("runs: 3 of 5, 4.2 s") that is updated in place while the
+loop runs and emptied when it ends. An empty output renders as nothing, both in JupyterLab and in the
+HTML book, and the executed notebook keeps no trace of the bar but an empty output.
+
+The line is displayed when `progress` is called, so call it *before* the cell prints its table: then
+the line sits above the table instead of splitting it in two.
 """
 
-import sys
+import time
+from collections.abc import Iterable
+from itertools import count
 
-from tqdm import tqdm
+from .checks import require_int
+
+_display_ids = count(1)
 
 
-def progress(iterable, description: str, total: int | None = None):
-    """Wrap ``iterable`` in a text progress bar on stderr labelled ``description``."""
-    return tqdm(iterable, desc=description, total=total, file=sys.stderr, mininterval=2.0,
-                ascii=True, leave=True)
+class progress:
+    """Iterate over ``iterable`` while a line labelled ``description`` counts the steps done.
+
+    ``total`` defaults to ``len(iterable)`` where the iterable has one. Outside IPython (a script, a
+    test) it is a plain iteration that shows nothing.
+    """
+
+    def __init__(self, iterable: Iterable, description: str, total: int | None = None):
+        if not isinstance(description, str) or not description:
+            raise ValueError(f"description must be a non-empty string, got {description!r}")
+        if total is None and hasattr(iterable, "__len__"):
+            total = len(iterable)
+        self.total = None if total is None else require_int("total", total, minimum=0)
+        self.iterable, self.description = iterable, description
+        self.done, self.started = 0, time.perf_counter()
+        self._handle = self._show(display_id=f"coursekit-progress-{next(_display_ids)}")
+
+    def _line(self) -> str:
+        of = f" of {self.total}" if self.total is not None else ""
+        return f"{self.description}: {self.done}{of}, {time.perf_counter() - self.started:.1f} s"
+
+    def _show(self, display_id: str):
+        from IPython import get_ipython
+
+        if get_ipython() is None:
+            return None
+        from IPython.display import display
+
+        return display({"text/plain": self._line()}, raw=True, display_id=display_id)
+
+    def __iter__(self):
+        try:
+            for item in self.iterable:
+                yield item
+                self.done += 1
+                if self._handle is not None:
+                    self._handle.update({"text/plain": self._line()}, raw=True)
+        finally:
+            if self._handle is not None:
+                self._handle.update({}, raw=True)  # an empty output: nothing left to see

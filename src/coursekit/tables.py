@@ -72,8 +72,12 @@ def band_text(values: Sequence[float]) -> str:
     return f"{low:.4f}-{high:.4f}"
 
 
-def in_subscribers(difference: float, set_size: int = 252) -> int:
-    """An accuracy difference expressed in whole subscribers of a set of ``set_size`` rows."""
+def in_subscribers(difference: float, set_size: int) -> int:
+    """An accuracy difference expressed in whole subscribers of a set of ``set_size`` rows.
+
+    Pass the size of the set the accuracies were measured on (``len(Y_TEST)``): 252 test subscribers
+    with the course seed, another number with another seed.
+    """
     require_positive_int("set_size", set_size)
     return round(difference * set_size)
 

@@ -1,0 +1,236 @@
+"""The lessons' explorers: one figure, a few controls, live in JupyterLab and switchable on the HTML page.
+
+A lesson gives a *draw function* (the control values as keyword arguments -> a matplotlib figure) and
+its controls; `Explorer` does the rest. One output, two renderings:
+
+- **JupyterLab** shows the output's ipywidgets view: the controls and an ``ipywidgets.Image`` holding
+  the figure as PNG. Changing a control calls the draw function again (an ``observe`` callback) and
+  replaces the image. No Output widget is involved, so executing a lesson headless (papermill,
+  nbclient, ``jupyter-book build``) never waits on nbclient's capture of Output widgets, which can
+  deadlock (jupyter/nbclient#312).
+- **The HTML page** has no kernel and shows the output's ``text/html`` instead: the figure drawn at
+  execution time for a grid of *frames* (a few values of some controls, the others at their defaults)
+  and plain HTML controls that switch between them with the book's own small script
+  (``booktools/sphinxext/static/explorer.js``, see `booktools.sphinxext`).
+
+Draw functions should reuse what the lesson has already computed (the runs behind its tables), and
+train incrementally what it has not (`coursekit.curves.GrowingCurve`), so that a control answers in
+well under a second.
+"""
+
+import base64
+import html
+import io
+import itertools
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .checks import require_choice, require_nonempty
+
+DPI = 80
+"""Resolution of every explorer image: enough for a 7-inch figure on screen, small in the page."""
+
+_created: list["Explorer"] = []  # the explorers of this kernel, for `response_report`
+
+
+@dataclass(frozen=True)
+class Control:
+    """One control of an explorer: the values it offers, its starting value and how it is shown."""
+
+    values: tuple
+    default: object
+    kind: str  # "menu" (a drop-down) or "slider" (ordered values)
+    label: str | None = None
+
+
+def _control(kind: str, values, default, label) -> Control:
+    values = tuple(require_nonempty("values", values))
+    if len(set(values)) != len(values):
+        raise ValueError(f"values must not repeat, got {values!r}")
+    default = values[0] if default is None else require_choice("default", default, values)
+    if label is not None and (not isinstance(label, str) or not label):
+        raise ValueError(f"label must be a non-empty string, got {label!r}")
+    return Control(values, default, kind, label)
+
+
+def menu(values: Sequence, default=None, label: str | None = None) -> Control:
+    """A drop-down over ``values`` (names, settings), starting at ``default`` (the first value)."""
+    return _control("menu", values, default, label)
+
+
+def slider(values: Sequence, default=None, label: str | None = None) -> Control:
+    """A slider over ordered ``values`` (epochs, runs, rates), starting at ``default`` (the first)."""
+    return _control("slider", values, default, label)
+
+
+def figure_png(figure, dpi: int = DPI) -> bytes:
+    """The figure as PNG bytes; the figure is closed, so that no cell shows it a second time."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+class Explorer:
+    """An interactive figure: ``draw(**values)`` returns a matplotlib figure for the control values.
+
+    ``controls`` maps each keyword of ``draw`` to a `menu` or `slider`. ``frames`` maps some of those
+    names to the values the HTML page offers (each list holding the control's default); the page gets
+    one image per combination, the other controls staying at their defaults. Show the explorer by making
+    it the last expression of a cell.
+    """
+
+    def __init__(self, draw: Callable, controls: Mapping[str, Control], frames: Mapping[str, Sequence],
+                 description: str = ""):
+        if not callable(draw):
+            raise ValueError(f"draw must be a function of the control values, got {draw!r}")
+        if not isinstance(controls, Mapping) or not controls:
+            raise ValueError(f"controls must map at least one name to a menu or slider, got {controls!r}")
+        for name, control in controls.items():
+            if not isinstance(name, str) or not name.isidentifier():
+                raise ValueError(f"controls: {name!r} is not a keyword name")
+            if not isinstance(control, Control):
+                raise ValueError(f"controls[{name!r}] must be made by menu() or slider(), got {control!r}")
+        if not isinstance(frames, Mapping) or not frames:
+            raise ValueError(f"frames must map at least one control to the values the page shows, got {frames!r}")
+        self.draw, self.controls, self.description = draw, dict(controls), description
+        self.frames = {}
+        for name, values in frames.items():
+            control = self.controls.get(require_choice("frames", name, self.controls))
+            values = tuple(require_nonempty(f"frames[{name!r}]", values))
+            for value in values:
+                require_choice(f"frames[{name!r}]", value, control.values)
+            if control.default not in values:
+                raise ValueError(f"frames[{name!r}] must hold the control's default {control.default!r}")
+            self.frames[name] = tuple(sorted(values, key=control.values.index))
+        self.values = {name: control.default for name, control in self.controls.items()}
+        self._pngs = {}  # frame key (tuple of values of the framed controls) -> PNG
+        self._widget = None
+        _created.append(self)
+        self.frame_seconds = self._render_frames()
+
+    # --- drawing -----------------------------------------------------------------------------------
+
+    def render(self, **values) -> bytes:
+        """The figure for the given control values (the others at their current values), as PNG."""
+        for name, value in values.items():
+            require_choice(name, value, self.controls[require_choice("control", name, self.controls)].values)
+        return figure_png(self.draw(**{**self.values, **values}))
+
+    def _frame_keys(self) -> list[tuple]:
+        return list(itertools.product(*self.frames.values()))
+
+    def _render_frames(self) -> float:
+        """Draw every frame once (the default frame first); return the seconds it took."""
+        started = time.perf_counter()
+        defaults = {name: control.default for name, control in self.controls.items()}
+        for key in self._frame_keys():
+            self._pngs[key] = figure_png(self.draw(**{**defaults, **dict(zip(self.frames, key))}))
+        return time.perf_counter() - started
+
+    # --- JupyterLab: the widget --------------------------------------------------------------------
+
+    def widget(self):
+        """The ipywidgets view (built once): a row of controls above the figure."""
+        if self._widget is None:
+            import ipywidgets as widgets
+
+            inputs = {name: self._input(widgets, name, control) for name, control in self.controls.items()}
+            default_key = tuple(self.values[name] for name in self.frames)
+            self._image = widgets.Image(value=self._pngs[default_key], format="png",
+                                        layout=widgets.Layout(max_width="100%", height="auto"))
+            self._status = widgets.HTML(value="")
+            for name, control in inputs.items():
+                control.observe(lambda change, name=name: self._changed(name, change["new"]), names="value")
+            controls = widgets.HBox(list(inputs.values()), layout=widgets.Layout(flex_flow="row wrap"))
+            self._widget = widgets.VBox([controls, self._image, self._status])
+        return self._widget
+
+    @staticmethod
+    def _input(widgets, name: str, control: Control):
+        label = control.label or name.replace("_", " ")
+        options = [(str(value), value) for value in control.values]
+        style = {"description_width": "initial"}
+        if control.kind == "slider":
+            return widgets.SelectionSlider(options=options, value=control.default, description=label,
+                                           continuous_update=False, style=style)
+        return widgets.Dropdown(options=options, value=control.default, description=label, style=style)
+
+    def _changed(self, name: str, value) -> None:
+        self.values[name] = value
+        try:
+            started = time.perf_counter()
+            self._image.value = figure_png(self.draw(**self.values))
+            self._status.value = ""
+            self.last_response = time.perf_counter() - started
+        except Exception as error:  # a callback's exception would vanish into the kernel's log
+            self._status.value = f"<pre>could not draw: {html.escape(repr(error))}</pre>"
+
+    # --- the HTML page: frames ---------------------------------------------------------------------
+
+    def frames_html(self) -> str:
+        """The explorer for a page without a kernel: HTML controls over the pre-rendered frames."""
+        controls = []
+        for name, values in self.frames.items():
+            control = self.controls[name]
+            label = html.escape(control.label or name.replace("_", " "))
+            start = values.index(control.default)
+            if control.kind == "slider":
+                controls.append(
+                    f'<label>{label} <input type="range" name="{name}" min="0" max="{len(values) - 1}" '
+                    f'step="1" value="{start}" data-labels="{html.escape(json.dumps([str(v) for v in values]))}">'
+                    f' <output>{html.escape(str(control.default))}</output></label>')
+            else:
+                options = "".join(f'<option value="{i}"{" selected" if i == start else ""}>'
+                                  f'{html.escape(str(v))}</option>' for i, v in enumerate(values))
+                controls.append(f'<label>{label} <select name="{name}">{options}</select></label>')
+        images = []
+        default_key = tuple(self.controls[name].default for name in self.frames)
+        for key in self._frame_keys():
+            indices = ",".join(str(self.frames[name].index(v)) for name, v in zip(self.frames, key))
+            setting = ", ".join(f"{name.replace('_', ' ')} {v}" for name, v in zip(self.frames, key))
+            encoded = base64.b64encode(self._pngs[key]).decode("ascii")
+            hidden = "" if key == default_key else " hidden"
+            images.append(f'<img src="data:image/png;base64,{encoded}" data-frame="{indices}" '
+                          f'alt="{html.escape(self.description or "explorer")}: {html.escape(setting)}"{hidden}>')
+        fixed = [f"{name.replace('_', ' ')} {control.default}" for name, control in self.controls.items()
+                 if name not in self.frames]
+        note = (f"Frames drawn when the lesson was executed; the other controls stay at "
+                f"{html.escape(', '.join(fixed))}." if fixed else "Frames drawn when the lesson was executed.")
+        return (f'<div class="coursekit-explorer"><div class="explorer-controls" role="group" aria-label="explorer controls">'
+                f'{"".join(controls)}</div>'
+                f'<div class="explorer-frames">{"".join(images)}</div>'
+                f'<p class="explorer-note">{note}</p></div>')
+
+    # --- display -------------------------------------------------------------------------------------
+
+    def _repr_mimebundle_(self, **kwargs) -> dict:
+        bundle = self.widget()._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.frames_html()
+        bundle["text/plain"] = f"Explorer with {len(self._pngs)} frames ({', '.join(self.controls)})"
+        return bundle
+
+    def response_times(self) -> dict[str, float]:
+        """Seconds to redraw after a change of each control (to a value no frame has drawn)."""
+        times = {}
+        for name, control in self.controls.items():
+            framed = self.frames.get(name, ())
+            others = [v for v in control.values if v != control.default]
+            if not others:
+                continue
+            fresh = [v for v in others if v not in framed]
+            value = (fresh or others)[0]
+            started = time.perf_counter()
+            figure_png(self.draw(**{**self.values, name: value}))
+            times[name] = time.perf_counter() - started
+        return times
+
+
+def response_report() -> str:
+    """For the benchmark: each explorer of this kernel, its frames, frame seconds and response times."""
+    return json.dumps([{"frames": len(e._pngs), "frame_seconds": e.frame_seconds,
+                        "responses": e.response_times()} for e in _created])
