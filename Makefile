@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: book test lessons bench clean
+.PHONY: book test lessons lesson bench clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -23,6 +23,9 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@# JupyterLab settings for readers: lessons open as notebooks, explorers keep their state when saved
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp src/booktools/lab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@touch $@
 
 lessons: $(STAMP)
@@ -31,6 +34,10 @@ lessons: $(STAMP)
 book: lessons
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html)."
+
+# Rerun one lesson with other parameters: make lesson N=01 ARGS="-p SEED 7 -p RUNS 10"
+lesson: $(STAMP)
+	@$(BIN)/python -m booktools.run $(N) $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

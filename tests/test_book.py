@@ -1,8 +1,11 @@
 """The HTML book builds with warnings as errors from the lessons the tests executed, without executing
 any lesson again, and every lesson page shows its figure, its hidden answers and its glued numbers."""
 
+import json
+import math
 import re
 import subprocess
+from html import unescape
 import sys
 from pathlib import Path
 
@@ -41,8 +44,9 @@ def test_lesson_page_has_figure_answers_and_numbers(lesson, build_log):
     page = HTML / "book" / lesson.unit / f"{lesson.stem}.html"
     assert page.exists(), f"no page for {lesson.stem}"
     html = page.read_text(encoding="utf-8")
+    outside_explorers = re.sub(r'<div class="coursekit-explorer".*?</div></div>', "", html, flags=re.S)
     images = re.findall(r'<img[^>]+src="([^"]+\.png)"', html)
-    assert images, f"{lesson.stem}: the page shows no figure"
+    assert re.search(r'<img[^>]+src="[^"]+\.png"', outside_explorers), f"{lesson.stem}: the page shows no figure"
     for src in images:
         assert (page.parent / src).resolve().exists(), f"{lesson.stem}: figure {src} is missing"
     hidden_answers = re.findall(r'<div class="dropdown admonition"', html)
@@ -73,3 +77,29 @@ def test_lesson_one_overview_quotes_what_the_lesson_printed(build_log, executed_
     triple = re.search(r"baseline (\S+), network (\S+), second run (\S+),", printed).groups()
     html = (HTML / "book" / first.unit / f"{first.stem}.html").read_text(encoding="utf-8")
     assert tuple(re.findall(r'<span class="pasted-text">([^<]*)</span>', html)[:3]) == triple
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_has_an_explorer_with_frames_of_the_site(lesson, build_log):
+    """The explorer's HTML rendering: its controls described for the book's script, at least eight
+    frames, each an image file of the site (not an inline data: URI), exactly one shown at first."""
+    page = HTML / "book" / lesson.unit / f"{lesson.stem}.html"
+    html = page.read_text(encoding="utf-8")
+    explorers = re.findall(r'<div class="coursekit-explorer" data-controls="([^"]*)">(.*?)</div></div>', html, re.S)
+    assert explorers, f"{lesson.stem}: the page has no explorer"
+    assert "_static/explorer.js" in html, f"{lesson.stem}: the page does not load the explorer script"
+    for controls, body in explorers:
+        specs = json.loads(unescape(controls))
+        frames = re.findall(r'<img src="([^"]+)" data-frame="([0-9,]+)"', body)
+        assert len(frames) >= 8, f"{lesson.stem}: {len(frames)} explorer frames, at least 8 wanted"
+        assert len(frames) == math.prod(len(spec["values"]) for spec in specs), f"{lesson.stem}: missing frames"
+        for src, _ in frames:
+            assert not src.startswith("data:") and (page.parent / src).resolve().is_file(), (
+                f"{lesson.stem}: explorer frame {src[:60]} is not an image of the site")
+        assert len(re.findall(r'data-frame="[0-9,]+"(?! style="display:none")', body)) == 1
+
+
+def test_no_page_shows_a_raw_role(build_log):
+    for page in HTML.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "{eval}" not in text and "{term}" not in text and "{glue" not in text, f"{page}: a raw role"

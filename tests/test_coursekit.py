@@ -11,8 +11,9 @@ from coursekit.generator import make_generator, permutation, pick, shuffle
 from coursekit.initialization import gain_scaled_layers, parameter_count
 from coursekit.losses import loss
 from coursekit import minibatch, network
-from coursekit.subscribers import (FIELDS, Scaler, baseline_accuracy, load_subscribers, split_rows,
-                                   subscriber_table)
+from coursekit.references import decision_tree, linear_model
+from coursekit.subscribers import (FIELDS, Scaler, baseline_accuracy, load_subscribers, not_suspicious_share,
+                                   split_rows, subscriber_table)
 from coursekit.tables import Table, band, band_text, in_subscribers
 
 
@@ -65,6 +66,8 @@ def test_table_size_and_columns(table):
 def test_split_sizes_and_rates(table, sets):
     split = split_rows(table, SEED)
     assert (len(split.train), len(split.validation), len(split.test)) == (756, 252, 252)
+    shorter = split_rows(table[:1100], SEED)  # another seed keeps another number of rows: the test set
+    assert (len(shorter.train), len(shorter.validation), len(shorter.test)) == (756, 252, 92)  # is the rest
     assert len(sets.train[0]) == 300 and len(sets.full_train[0]) == 756
     rate = lambda labels: sum(labels) / len(labels)
     assert round(rate(sets.full_train[1]), 4) == 0.2222
@@ -76,6 +79,15 @@ def test_baseline_is_the_most_frequent_class(sets):
     assert round(sets.baseline, 4) == 0.7579
     assert sets.baseline == 191 / 252
     assert baseline_accuracy([1.0, 1.0, 0.0]) == pytest.approx(2 / 3)
+    # the subscriber baseline counts the not-suspicious labels, as the course does
+    assert not_suspicious_share([1.0, 1.0, 0.0]) == pytest.approx(1 / 3)
+
+
+def test_another_seed_gives_another_test_set_and_comparison_lines():
+    other = load_subscribers(7)
+    size = len(other.test[1])
+    assert len(other.full_train[1]) == 756 and len(other.validation[1]) == 252
+    assert linear_model(size) == 202 / size and decision_tree(size) == 198 / size
 
 
 def test_scaling_is_learned_on_the_training_rows(sets):
@@ -134,7 +146,7 @@ def test_table_aligns_header_with_rows():
     assert table.row(1, 0.78571) == "     1   0.7857"
     assert band([0.77, 0.79, 0.78]) == (0.77, 0.79)
     assert band_text([0.7659, 0.7857]) == "0.7659-0.7857"
-    assert in_subscribers(0.0198) == 5
+    assert in_subscribers(0.0198, 252) == 5
 
 
 # --- every bad argument is refused with a message naming it ----------------------------------------
@@ -170,6 +182,7 @@ def test_table_aligns_header_with_rows():
     (lambda: Table(("run", 6)), "columns"),
     (lambda: Table(("run", ">6")).row(1, 2), "values"),
     (lambda: in_subscribers(0.1, 0), "set_size"),
+    (lambda: linear_model(0), "test_size"),
     (lambda: band([]), "values"),
     (lambda: require_positive_int("EPOCHS", 0), "EPOCHS"),
     (lambda: require_seed("SEED", "abc"), "SEED"),
@@ -178,18 +191,6 @@ def test_bad_arguments_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError) as raised:
         call()
     assert str(raised.value).startswith(name), f"message should start with {name!r}: {raised.value}"
-
-
-def test_growing_curve_resumes_instead_of_restarting(sets):
-    X, Y = sets.train
-    curve = network.GrowingCurve(gain_scaled_layers(SEED + 1, [12, 8, 1]), X, Y, 0.3,
-                                 lambda net: network.accuracy(net, *sets.test), step=5)
-    first = curve.up_to(10)
-    assert [epoch for epoch, _ in first] == [5, 10]
-    assert curve.up_to(20)[:2] == first and len(curve.points) == 4
-    straight = network.train(gain_scaled_layers(SEED + 1, [12, 8, 1]), X, Y, 0.3, 20)
-    assert curve.points[-1][1] == network.accuracy(straight, *sets.test)
-    assert curve.up_to(7) == first[:1]
 
 
 def test_table_spanning_header_covers_groups_of_columns():

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from booktools.digests import token_digest
-from conftest import LESSONS, ROOT
+from booktools.lessons import find_lessons
+from conftest import ROOT
 
 EXPECTED = ROOT / "tests" / "expected"
 DIGESTS = json.loads((EXPECTED / "source-digests.json").read_text(encoding="utf-8"))
@@ -28,7 +29,7 @@ def test_expected_table_is_the_source_output(table):
 
 
 def test_every_lesson_has_a_table_and_every_table_a_lesson():
-    lessons = {lesson.stem for lesson in LESSONS}
+    lessons = {lesson.stem for lesson in find_lessons(ROOT)}
     tables = {path.stem for path in TABLES}
     assert lessons == tables, f"lessons without table: {lessons - tables}; tables without lesson: {tables - lessons}"
 

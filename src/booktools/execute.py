@@ -9,12 +9,17 @@ with papermill, and stored in two places:
   ``jupyter-book build`` (``execute_notebooks: cache``) finds it and executes nothing itself.
 
 A lesson is executed again only when its *stamp* changes: a hash of the lesson's text, the source of
-``coursekit``, ``requirements.txt`` and the Python version. Lessons run side by side, one kernel per
-core.
+``coursekit``, ``requirements.txt``, the Python version and the parameters it runs with. Lessons run
+side by side, one kernel per core.
+
+The tests also execute every lesson with another seed (`OTHER_SEED`), into
+``_build/executed-SEED-<seed>/``, to check that a lesson follows the course's algorithm for any seed;
+those notebooks never reach the book.
 
     python -m booktools.execute            # execute what is stale
     python -m booktools.execute --force    # execute everything
     python -m booktools.execute 01 05      # only these lessons (by number or slug)
+    python -m booktools.execute --seed 7   # with SEED = 7, into _build/executed-SEED-7/
 """
 
 import argparse
@@ -42,6 +47,33 @@ STAMP_KEY = "booktools_stamp"
 CELL_TIMEOUT = 600
 
 
+OTHER_SEED = 7
+"""The seed the tests run every lesson with besides the course seed (any other value would do)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The parameters a lesson is executed with: none (the book's own execution) or overrides."""
+
+    parameters: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def folder(self) -> str:
+        return "executed" + "".join(f"-{name}-{value}" for name, value in self.parameters)
+
+    @property
+    def for_book(self) -> bool:
+        """Only the lesson as written, with its own parameters, is what the book shows."""
+        return not self.parameters
+
+
+BOOK = Variant()
+
+
+def seed_variant(seed: int) -> Variant:
+    return Variant((("SEED", seed),))
+
+
 @dataclass
 class Outcome:
     lesson: Lesson
@@ -50,8 +82,8 @@ class Outcome:
     error: str | None = None
 
 
-def executed_path(root: Path, lesson: Lesson) -> Path:
-    return root / "_build" / "executed" / lesson.unit / f"{lesson.stem}.ipynb"
+def executed_path(root: Path, lesson: Lesson, variant: Variant = BOOK) -> Path:
+    return root / "_build" / variant.folder / lesson.unit / f"{lesson.stem}.ipynb"
 
 
 def cache_path(root: Path) -> Path:
@@ -74,8 +106,9 @@ def environment_stamp(root: Path) -> str:
         (_digest_files(coursekit) + _digest_files(requirements) + sys.version).encode()).hexdigest()
 
 
-def lesson_stamp(lesson: Lesson, environment: str) -> str:
-    return hashlib.sha256(lesson.path.read_bytes() + environment.encode()).hexdigest()
+def lesson_stamp(lesson: Lesson, environment: str, variant: Variant = BOOK) -> str:
+    return hashlib.sha256(lesson.path.read_bytes() + environment.encode()
+                          + repr(variant.parameters).encode()).hexdigest()
 
 
 def read_lesson(lesson: Lesson) -> nbformat.NotebookNode:
@@ -125,26 +158,26 @@ def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb) -> N
         check_validity=False, overwrite=True)
 
 
-def is_current(root: Path, lesson: Lesson, environment: str) -> bool:
+def is_current(root: Path, lesson: Lesson, environment: str, variant: Variant = BOOK) -> bool:
     """Whether the lesson's stored executed notebook was made from its present text and environment."""
-    return stored_stamp(executed_path(root, lesson)) == lesson_stamp(lesson, environment)
+    return stored_stamp(executed_path(root, lesson, variant)) == lesson_stamp(lesson, environment, variant)
 
 
-def execute_lesson(root: Path, lesson: Lesson, environment: str) -> Outcome:
-    """Execute one lesson into ``_build/executed/``, stamped with what it was made from.
+def execute_lesson(root: Path, lesson: Lesson, environment: str, variant: Variant = BOOK) -> Outcome:
+    """Execute one lesson into ``_build/<variant folder>/``, stamped with what it was made from.
 
     Runs in a worker process; the book cache is filled afterwards by the parent (`sync_book_cache`),
     so that only one process ever writes the cache's database.
     """
-    output = executed_path(root, lesson)
+    output = executed_path(root, lesson, variant)
     started = time.perf_counter()
     try:
-        done = run_papermill(lesson, read_lesson(lesson), output)
+        done = run_papermill(lesson, read_lesson(lesson), output, parameters=dict(variant.parameters))
     except Exception as error:  # report, don't hide: the caller fails on it
         output.unlink(missing_ok=True)
         return Outcome(lesson, True, time.perf_counter() - started, error=str(error))
     seconds = time.perf_counter() - started
-    done.metadata[STAMP_KEY] = lesson_stamp(lesson, environment)
+    done.metadata[STAMP_KEY] = lesson_stamp(lesson, environment, variant)
     done.metadata["booktools_seconds"] = round(seconds, 2)
     nbformat.write(done, output)
     return Outcome(lesson, executed=True, seconds=seconds)
@@ -164,16 +197,16 @@ def sync_book_cache(root: Path, outcome: Outcome) -> None:
 
 
 def execute_lessons(root: Path | None = None, selection=None, force: bool = False,
-                    workers: int | None = None, report=None) -> list[Outcome]:
+                    workers: int | None = None, report=None, variant: Variant = BOOK) -> list[Outcome]:
     """Execute the stale lessons side by side (``workers`` kernels, default one per core)."""
     root = root or project_root()
     lessons = find_lessons(root, selection)
     environment = environment_stamp(root)
-    stale = [lesson for lesson in lessons if force or not is_current(root, lesson, environment)]
+    stale = [lesson for lesson in lessons if force or not is_current(root, lesson, environment, variant)]
     outcomes = {}
 
     def finish(outcome: Outcome) -> None:
-        if outcome.error is None:
+        if outcome.error is None and variant.for_book:
             sync_book_cache(root, outcome)
         if report:
             report(outcome)
@@ -188,7 +221,7 @@ def execute_lessons(root: Path | None = None, selection=None, force: bool = Fals
         # way); "spawn" so that no worker inherits the threads of the calling process.
         with ProcessPoolExecutor(max_workers=max(1, min(workers, len(stale))),
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
-            for future in [pool.submit(execute_lesson, root, lesson, environment) for lesson in stale]:
+            for future in [pool.submit(execute_lesson, root, lesson, environment, variant) for lesson in stale]:
                 finish(future.result())
     return [outcomes[lesson.stem] for lesson in lessons]
 
@@ -208,10 +241,12 @@ def main(argv=None) -> int:
     parser.add_argument("lessons", nargs="*", help="lesson numbers or slugs (default: all)")
     parser.add_argument("--force", action="store_true", help="execute even unchanged lessons")
     parser.add_argument("--workers", type=int, default=None, help="kernels at once (default: cores)")
+    parser.add_argument("--seed", type=int, default=None, help="execute with this SEED (never for the book)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    variant = BOOK if args.seed is None else seed_variant(args.seed)
     outcomes = execute_lessons(selection=args.lessons or None, force=args.force, workers=args.workers,
-                               report=_report)
+                               report=_report, variant=variant)
     failed = [o for o in outcomes if o.error]
     ran = sum(o.executed for o in outcomes)
     print(f"{len(outcomes)} lessons, {ran} executed, {len(failed)} failed, "

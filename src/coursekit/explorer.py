@@ -66,13 +66,26 @@ def slider(values: Sequence, default=None, label: str | None = None) -> Control:
 
 
 def figure_png(figure, dpi: int = DPI) -> bytes:
-    """The figure as PNG bytes; the figure is closed, so that no cell shows it a second time."""
+    """The figure as PNG bytes; the figure is closed, so that no cell shows it a second time.
+
+    Every frame keeps the figure's own size (no tight bounding box), so switching frames never moves
+    the page; a figure without a layout engine gets a tight layout to keep its labels inside.
+    """
     import matplotlib.pyplot as plt
 
+    if figure.get_layout_engine() is None:
+        figure.tight_layout()
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    figure.savefig(buffer, format="png", dpi=dpi)
     plt.close(figure)
     return buffer.getvalue()
+
+
+def png_width(png: bytes) -> int:
+    """The pixel width written in a PNG's header (bytes 16-19 of the IHDR chunk)."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("png must be the bytes of a PNG image")
+    return int.from_bytes(png[16:20], "big")
 
 
 class Explorer:
@@ -141,8 +154,9 @@ class Explorer:
 
             inputs = {name: self._input(widgets, name, control) for name, control in self.controls.items()}
             default_key = tuple(self.values[name] for name in self.frames)
-            self._image = widgets.Image(value=self._pngs[default_key], format="png",
-                                        layout=widgets.Layout(max_width="100%", height="auto"))
+            png = self._pngs[default_key]
+            # at its own pixel width: a stretched image would blur
+            self._image = widgets.Image(value=png, format="png", width=str(png_width(png)))
             self._status = widgets.HTML(value="")
             for name, control in inputs.items():
                 control.observe(lambda change, name=name: self._changed(name, change["new"]), names="value")
@@ -164,7 +178,8 @@ class Explorer:
         self.values[name] = value
         try:
             started = time.perf_counter()
-            self._image.value = figure_png(self.draw(**self.values))
+            png = figure_png(self.draw(**self.values))
+            self._image.value, self._image.width = png, str(png_width(png))
             self._status.value = ""
             self.last_response = time.perf_counter() - started
         except Exception as error:  # a callback's exception would vanish into the kernel's log
@@ -173,36 +188,34 @@ class Explorer:
     # --- the HTML page: frames ---------------------------------------------------------------------
 
     def frames_html(self) -> str:
-        """The explorer for a page without a kernel: HTML controls over the pre-rendered frames."""
+        """The explorer for a page without a kernel: the pre-rendered frames, default frame first.
+
+        The controls are described in ``data-controls`` and built by the book's script, so that a
+        frontend without it (a notebook opened untrusted, a static viewer) shows the default frame and
+        no inert controls. Frames other than the default are hidden with inline style, which survives
+        JupyterLab's HTML sanitizer.
+        """
         controls = []
         for name, values in self.frames.items():
             control = self.controls[name]
-            label = html.escape(control.label or name.replace("_", " "))
-            start = values.index(control.default)
-            if control.kind == "slider":
-                controls.append(
-                    f'<label>{label} <input type="range" name="{name}" min="0" max="{len(values) - 1}" '
-                    f'step="1" value="{start}" data-labels="{html.escape(json.dumps([str(v) for v in values]))}">'
-                    f' <output>{html.escape(str(control.default))}</output></label>')
-            else:
-                options = "".join(f'<option value="{i}"{" selected" if i == start else ""}>'
-                                  f'{html.escape(str(v))}</option>' for i, v in enumerate(values))
-                controls.append(f'<label>{label} <select name="{name}">{options}</select></label>')
-        images = []
+            controls.append({"name": name, "label": control.label or name.replace("_", " "),
+                             "kind": control.kind, "values": [str(v) for v in values],
+                             "start": values.index(control.default)})
         default_key = tuple(self.controls[name].default for name in self.frames)
-        for key in self._frame_keys():
+        keys = sorted(self._frame_keys(), key=lambda key: key != default_key)  # default first, stable
+        images = []
+        for key in keys:
             indices = ",".join(str(self.frames[name].index(v)) for name, v in zip(self.frames, key))
             setting = ", ".join(f"{name.replace('_', ' ')} {v}" for name, v in zip(self.frames, key))
             encoded = base64.b64encode(self._pngs[key]).decode("ascii")
-            hidden = "" if key == default_key else " hidden"
+            style = "" if key == default_key else ' style="display:none"'
             images.append(f'<img src="data:image/png;base64,{encoded}" data-frame="{indices}" '
-                          f'alt="{html.escape(self.description or "explorer")}: {html.escape(setting)}"{hidden}>')
+                          f'alt="{html.escape(self.description or "explorer")}: {html.escape(setting)}"{style}>')
         fixed = [f"{name.replace('_', ' ')} {control.default}" for name, control in self.controls.items()
                  if name not in self.frames]
         note = (f"Frames drawn when the lesson was executed; the other controls stay at "
                 f"{html.escape(', '.join(fixed))}." if fixed else "Frames drawn when the lesson was executed.")
-        return (f'<div class="coursekit-explorer"><div class="explorer-controls" role="group" aria-label="explorer controls">'
-                f'{"".join(controls)}</div>'
+        return (f'<div class="coursekit-explorer" data-controls="{html.escape(json.dumps(controls))}">'
                 f'<div class="explorer-frames">{"".join(images)}</div>'
                 f'<p class="explorer-note">{note}</p></div>')
 

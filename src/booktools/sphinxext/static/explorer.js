@@ -1,27 +1,54 @@
-// Explorers on the HTML page of a lesson: each control picks one of the frames drawn when the lesson
-// was executed (coursekit.explorer). Native <select> and <input type=range> keep it keyboard-usable.
+// Explorers on the HTML page of a lesson (coursekit.explorer): build the controls described in the
+// explorer's data-controls, and show the frame (drawn when the lesson was executed) that they select.
+// Native <select> and <input type=range> elements keep it usable from the keyboard.
 "use strict";
 
+function buildControl(spec) {
+  const label = document.createElement("label");
+  label.append(spec.label + " ");
+  let input;
+  if (spec.kind === "slider") {
+    input = document.createElement("input");
+    input.type = "range";
+    input.min = "0";
+    input.max = String(spec.values.length - 1);
+    input.step = "1";
+    input.value = String(spec.start);
+    const readout = document.createElement("output");
+    label.append(input, " ", readout);
+  } else {
+    input = document.createElement("select");
+    spec.values.forEach((value, index) => input.add(new Option(value, String(index), false, index === spec.start)));
+    label.append(input);
+  }
+  input.name = spec.name;
+  return { label, input, spec };
+}
+
 function startExplorer(explorer) {
-  const inputs = Array.from(explorer.querySelectorAll(".explorer-controls select, .explorer-controls input"));
+  const controls = JSON.parse(explorer.dataset.controls).map(buildControl);
+  const bar = document.createElement("div");
+  bar.className = "explorer-controls";
+  bar.setAttribute("role", "group");
+  bar.setAttribute("aria-label", "explorer controls");
+  controls.forEach((control) => bar.append(control.label));
+  explorer.prepend(bar);
   const frames = Array.from(explorer.querySelectorAll(".explorer-frames img[data-frame]"));
   function show() {
-    const key = inputs.map((input) => input.value).join(",");
+    const key = controls.map((control) => control.input.value).join(",");
     for (const frame of frames) {
-      frame.hidden = frame.dataset.frame !== key;
+      frame.style.display = frame.dataset.frame === key ? "" : "none";
     }
-    for (const input of inputs) {
-      if (input.type === "range") {
-        input.nextElementSibling.textContent = JSON.parse(input.dataset.labels)[Number(input.value)];
+    for (const control of controls) {
+      if (control.spec.kind === "slider") {
+        control.label.querySelector("output").textContent = control.spec.values[Number(control.input.value)];
       }
     }
   }
-  for (const input of inputs) {
-    input.addEventListener("input", show);
-  }
+  controls.forEach((control) => control.input.addEventListener("input", show));
   show();
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll(".coursekit-explorer").forEach(startExplorer);
+  document.querySelectorAll(".coursekit-explorer[data-controls]").forEach(startExplorer);
 });

@@ -1,0 +1,136 @@
+"""The fictional reading sequences of lessons 13-14, their split and their per-length baseline.
+
+Each of 500 subscribers gets twelve monthly meter readings in m³, drawn around a personal typical
+level. In about half of them the first reading is **zero**: the meter was replaced. That zero is the
+**marker**; no other period can be zero, so the marker is unique and sits at the start.
+
+The label joins two conditions: the marker is present **and** the last period read lies above the
+tariff tier of 25 m³. A network reading the sequence step by step must therefore carry the marker
+from the first step to the last. Cutting a sequence to its first ``length`` periods moves the "last
+period", so the label, and with it the baseline, depends on the length.
+
+The sequences are shuffled once (seed + 95000) and cut 200 / 100 / 200 into training, validation and
+test. Everything is fictional and derives from the course seed through `make_generator`.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .checks import require_int, require_positive_int, require_seed
+from .generator import make_generator, permutation
+from .subscribers import baseline_accuracy
+
+LENGTH = 12
+"""Periods of a full sequence."""
+TIER = 25.0  # m³: the tariff tier the last period is compared with
+SCALE = 40.0  # m³: readings are divided by it to make a network input
+MARKER_RATE = 0.5  # share of meters replaced, i.e. of sequences starting with a zero reading
+SEQUENCE_COUNT = 500
+SPLIT_SIZES = (200, 100, 200)
+SEQUENCE_SEED_OFFSET = 400000
+SPLIT_SEED_OFFSET = 95000
+
+
+def reading_sequence(seed: int, index: int, length: int = LENGTH) -> list[float]:
+    """The ``length`` readings (m³, two decimals) of subscriber ``index``.
+
+    The subscriber's own stream (seed + 400000 + index) first draws a typical level from 23 to 31 m³,
+    then one log-normal-looking factor per period, and last whether the meter was replaced.
+    """
+    require_seed("seed", seed)
+    require_int("index", index, minimum=0)
+    require_positive_int("length", length)
+    draw = make_generator(seed + SEQUENCE_SEED_OFFSET + index)
+    typical = 23.0 + 8.0 * draw()
+    readings = [math.floor(typical * math.exp((draw() + draw() + draw() - 1.5) * 0.62) * 100 + 0.5) / 100
+                for _ in range(length)]
+    if draw() < MARKER_RATE:
+        readings[0] = 0.0  # the marker
+    return readings
+
+
+def reading_sequences(seed: int, count: int = SEQUENCE_COUNT, length: int = LENGTH) -> list[list[float]]:
+    """The first ``count`` subscribers' sequences, in drawing order."""
+    require_positive_int("count", count)
+    return [reading_sequence(seed, i, length) for i in range(count)]
+
+
+@dataclass(frozen=True)
+class SequenceSplit:
+    """The sequences in their shuffled order, and the three sets cut from it."""
+
+    shuffled: list
+    train: list
+    validation: list
+    test: list
+
+    def baseline(self, length: int) -> float:
+        """Most frequent class on the test set, for sequences cut to ``length`` periods."""
+        return baseline_at(self.test, length)
+
+
+def split_sequences(sequences: Sequence, seed: int, sizes: tuple[int, int, int] = SPLIT_SIZES) -> SequenceSplit:
+    """Shuffle with ``seed + 95000`` and cut into training / validation / test of ``sizes``."""
+    require_seed("seed", seed)
+    if len(sizes) != 3:
+        raise ValueError(f"sizes must hold three set sizes (training, validation, test), got {sizes!r}")
+    for name, size in zip(("training", "validation", "test"), sizes):
+        require_positive_int(f"sizes ({name})", size)
+    if len(sequences) < sum(sizes):
+        raise ValueError(f"sequences must hold at least {sum(sizes)} sequences, got {len(sequences)}")
+    shuffled = [sequences[i] for i in permutation(len(sequences), seed + SPLIT_SEED_OFFSET)]
+    n_train, n_val, n_test = sizes
+    return SequenceSplit(shuffled, shuffled[:n_train], shuffled[n_train:n_train + n_val],
+                         shuffled[n_train + n_val:n_train + n_val + n_test])
+
+
+def load_readings(seed: int, count: int = SEQUENCE_COUNT,
+                  sizes: tuple[int, int, int] = SPLIT_SIZES) -> SequenceSplit:
+    """Generate ``count`` sequences and split them the way lessons 13-14 do."""
+    return split_sequences(reading_sequences(seed, count), seed, sizes)
+
+
+def has_marker(readings: Sequence[float]) -> bool:
+    """Whether the meter was replaced: the first reading is zero."""
+    return readings[0] == 0.0
+
+
+def _require_length(readings: Sequence[float], length) -> None:
+    require_positive_int("length", length)
+    if length > len(readings):
+        raise ValueError(f"length must be at most the {len(readings)} periods of the sequence, got {length}")
+
+
+def first_periods(readings: Sequence[float], length: int) -> tuple[list[list[float]], int]:
+    """The network's view of the first ``length`` periods, and the label at that length.
+
+    Each step is two numbers: the reading divided by 40 m³, and 1.0 if the reading is zero (the
+    marker) else 0.0. The label is 1 when the marker is present and period ``length`` lies above the
+    tier.
+    """
+    _require_length(readings, length)
+    steps = [[v / SCALE, 1.0 if v == 0.0 else 0.0] for v in readings[:length]]
+    return steps, 1 if (readings[0] == 0.0 and readings[length - 1] > TIER) else 0
+
+
+def baseline_at(sequences: Sequence[Sequence[float]], length: int) -> float:
+    """Accuracy of always saying the most frequent label of ``sequences`` cut to ``length`` periods."""
+    if not sequences:
+        raise ValueError("sequences must not be empty")
+    return baseline_accuracy([first_periods(readings, length)[1] for readings in sequences])
+
+
+def marker_pair(readings: Sequence[float], length: int) -> tuple[list[list[float]], list[list[float]]]:
+    """The same first ``length`` steps twice, differing only in step one: marked, then unmarked.
+
+    The marked copy starts with a zero reading and its indicator; the unmarked copy starts with the
+    second period's reading instead, so both first steps look like real readings of this meter.
+    """
+    if len(readings) < 2:
+        raise ValueError(f"readings must hold at least two periods, got {len(readings)}")
+    steps, _ = first_periods(readings, length)
+    marked, unmarked = [step[:] for step in steps], [step[:] for step in steps]
+    marked[0] = [0.0, 1.0]
+    unmarked[0] = [readings[1] / SCALE, 0.0]
+    return marked, unmarked

@@ -1,0 +1,123 @@
+"""coursekit's pieces for the reader: explorers, quoted prose numbers, progress lines, growing curves."""
+
+import json
+import re
+
+import matplotlib
+
+matplotlib.use("agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from coursekit.curves import GrowingCurve  # noqa: E402
+from coursekit.explorer import Explorer, menu, png_width, slider  # noqa: E402
+from coursekit.progress import progress  # noqa: E402
+from coursekit.prose import quote  # noqa: E402
+
+
+def draw_line(slope, shift=0):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [shift, shift + slope])
+    ax.set_title(f"slope {slope}, shift {shift}")
+    return fig
+
+
+def small_explorer(**extra):
+    return Explorer(draw_line, controls={"slope": slider([1, 2, 3], default=2), "shift": menu([0, 5])},
+                    frames={"slope": [1, 2, 3], "shift": [0, 5]}, **extra)
+
+
+def test_explorer_renders_one_frame_per_combination_default_first():
+    explorer = small_explorer()
+    page = explorer.frames_html()
+    frames = re.findall(r'<img src="data:image/png;base64,[^"]+" data-frame="([0-9,]+)"[^>]*>', page)
+    assert frames[0] == "1,0" and sorted(frames) == ["0,0", "0,1", "1,0", "1,1", "2,0", "2,1"]
+    assert page.count('style="display:none"') == 5  # every frame but the default starts hidden
+    controls = json.loads(re.search(r'data-controls="([^"]+)"', page)[1].replace("&quot;", '"'))
+    assert controls == [{"name": "slope", "label": "slope", "kind": "slider", "values": ["1", "2", "3"], "start": 1},
+                        {"name": "shift", "label": "shift", "kind": "menu", "values": ["0", "5"], "start": 0}]
+    assert not plt.get_fignums(), "the explorer must close every figure it draws"
+
+
+def test_explorer_output_has_a_widget_view_and_the_frames():
+    bundle = small_explorer()._repr_mimebundle_()
+    assert "model_id" in bundle["application/vnd.jupyter.widget-view+json"]
+    assert bundle["text/html"].startswith('<div class="coursekit-explorer"')
+    assert "6 frames" in bundle["text/plain"]
+
+
+def test_explorer_redraws_when_a_control_changes():
+    explorer = small_explorer()
+    explorer.widget()
+    before = explorer._image.value
+    explorer._changed("slope", 3)
+    assert explorer._image.value != before and explorer.values["slope"] == 3
+    assert int(explorer._image.width) == png_width(explorer._image.value)
+    explorer._changed("shift", "not a number")  # a failing draw is reported, not raised into the kernel log
+    assert "could not draw" in explorer._status.value
+
+
+def test_explorer_response_times_cover_every_control():
+    times = small_explorer().response_times()
+    assert set(times) == {"slope", "shift"} and all(t > 0 for t in times.values())
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: Explorer("draw", {"a": menu([1])}, {"a": [1]}), "draw"),
+    (lambda: Explorer(draw_line, {}, {"slope": [1]}), "controls"),
+    (lambda: Explorer(draw_line, {"slope": [1, 2]}, {"slope": [1]}), "controls['slope']"),
+    (lambda: Explorer(draw_line, {"slope": slider([1, 2])}, {}), "frames"),
+    (lambda: Explorer(draw_line, {"slope": slider([1, 2])}, {"shift": [0]}), "frames"),
+    (lambda: Explorer(draw_line, {"slope": slider([1, 2])}, {"slope": [7]}), "frames['slope']"),
+    (lambda: Explorer(draw_line, {"slope": slider([1, 2], default=2)}, {"slope": [1]}), "frames['slope']"),
+    (lambda: slider([]), "values"),
+    (lambda: slider([1, 1]), "values"),
+    (lambda: menu(["a", "b"], default="c"), "default"),
+    (lambda: menu(["a"], label=""), "label"),
+    (lambda: png_width(b"GIF89a"), "png"),
+])
+def test_bad_explorer_definitions_raise_value_error_naming_them(make, name):
+    with pytest.raises(ValueError) as raised:
+        make()
+    assert str(raised.value).startswith(name), raised.value
+
+
+@pytest.mark.parametrize("texts, name", [
+    ({"Baseline": "0.7"}, "Baseline"),
+    ({"_hidden": "0.7"}, "_hidden"),
+    ({"rate": 0.3}, "rate"),
+    ({"flag": True}, "flag"),
+    ({}, "texts"),
+])
+def test_quote_refuses_what_prose_cannot_show(texts, name):
+    with pytest.raises(ValueError) as raised:
+        quote(**texts)
+    assert str(raised.value).startswith(name)
+
+
+def test_quote_outside_ipython_sets_and_shows_nothing(capsys):
+    assert quote(baseline="0.7579", runs=5) is None
+    assert capsys.readouterr().out == ""
+
+
+def test_progress_iterates_everything_and_prints_nothing(capsys):
+    assert list(progress(range(4), "steps")) == [0, 1, 2, 3]
+    assert list(progress(iter("ab"), "letters")) == ["a", "b"]
+    assert capsys.readouterr().out == ""
+    with pytest.raises(ValueError, match="^description"):
+        progress([1], "")
+    with pytest.raises(ValueError, match="^total"):
+        progress([1], "steps", total=-1)
+
+
+def test_growing_curve_trains_once_and_measures_on_the_way():
+    trained = []
+    curve = GrowingCurve([0], advance=lambda m, n: (trained.append(n), m.__setitem__(0, m[0] + n)),
+                         measure=lambda m: m[0], step=10)
+    assert curve.up_to(25) == [(0, 0), (10, 10), (20, 20), (25, 25)]
+    assert curve.at(20) == 20 and trained == [10, 10, 5]  # read, not trained again
+    assert curve.at(40) == 40 and trained == [10, 10, 5, 5, 10]
+    with pytest.raises(ValueError, match="^epochs 35"):
+        curve.at(35)  # passed without being measured
+    with pytest.raises(ValueError, match="^step"):
+        GrowingCurve([0], advance=lambda m, n: None, measure=lambda m: 0, step=0)

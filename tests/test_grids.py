@@ -1,0 +1,132 @@
+"""Unit tests of coursekit.grids: the coverage grids of lessons 10-12, their split and baseline."""
+
+import pytest
+
+from coursekit import SEED
+from coursekit.generator import make_generator
+from coursekit.grids import (DENSITY, GRID_COUNT, RUN_LENGTH, SIDE, SPLIT_SIZES, active_cells,
+                             coverage_grid, coverage_grids, load_grids, split_grids)
+
+
+@pytest.fixture(scope="module")
+def grids():
+    return coverage_grids(SEED)
+
+
+@pytest.fixture(scope="module")
+def split(grids):
+    return split_grids(grids, SEED)
+
+
+def has_line(grid, length=RUN_LENGTH):
+    side = len(grid)
+    return any(all(grid[i][j + k] for k in range(length)) or all(grid[j + k][i] for k in range(length))
+               for i in range(side) for j in range(side - length + 1))
+
+
+# --- the grids -------------------------------------------------------------------------------------
+
+def test_grids_are_square_binary_and_labelled(grids):
+    assert len(grids) == GRID_COUNT
+    for grid, label in grids:
+        assert len(grid) == SIDE and all(len(row) == SIDE for row in grid)
+        assert {v for row in grid for v in row} <= {0, 1}
+        assert label in (0, 1)
+
+
+def test_every_planted_grid_holds_a_line(grids):
+    assert all(has_line(grid) for grid, label in grids if label == 1)
+    # ... but a line is not proof of a plant: noise lines up by chance in some unlabelled grids
+    assert any(has_line(grid) for grid, label in grids if label == 0)
+
+
+def test_draw_order_cells_first_then_the_trace():
+    """The grid's own stream fills the cells row by row; the planted cells only ever add ones."""
+    for index in range(40):
+        grid, label = coverage_grid(SEED, index)
+        draw = make_generator(SEED + 300000 + index)
+        noise = [[1 if draw() < DENSITY else 0 for _ in range(SIDE)] for _ in range(SIDE)]
+        added = [(i, j) for i in range(SIDE) for j in range(SIDE) if grid[i][j] != noise[i][j]]
+        assert all(grid[i][j] == 1 for i, j in added)
+        if label == 0:
+            assert added == []
+        else:
+            assert len(added) <= RUN_LENGTH
+
+
+def test_rates_are_near_the_generator_settings(grids):
+    active = sum(v for grid, _ in grids for row in grid for v in row) / (len(grids) * SIDE * SIDE)
+    planted = sum(label for _, label in grids) / len(grids)
+    assert 0.08 < active < 0.11  # 9 % noise plus up to three planted cells
+    assert 0.36 < planted < 0.48  # 42 % planted
+
+
+def test_grids_are_a_pure_function_of_the_seed(grids):
+    assert coverage_grids(SEED, count=20) == grids[:20]
+    assert coverage_grids(7, count=20) != grids[:20]
+
+
+def test_shape_parameters_change_the_grid():
+    small, _ = coverage_grid(SEED, 0, side=8)
+    assert len(small) == 8 and all(len(row) == 8 for row in small)
+    _, always = coverage_grid(SEED, 0, trace_rate=1.0)
+    _, never = coverage_grid(SEED, 0, trace_rate=0.0)
+    assert (always, never) == (1, 0)
+
+
+# --- the split and the baseline --------------------------------------------------------------------
+
+def test_split_sizes_and_that_the_sets_partition_the_grids(grids, split):
+    assert (len(split.train), len(split.validation), len(split.test)) == SPLIT_SIZES
+    assert split.shuffled == split.train + split.validation + split.test
+    assert sorted(map(id, split.shuffled)) == sorted(map(id, grids))
+    assert split.shuffled != list(grids)
+
+
+def test_baseline_is_the_most_frequent_class_of_the_test_set(split):
+    planted = sum(label for _, label in split.test)
+    assert split.baseline == max(planted, len(split.test) - planted) / len(split.test)
+    assert split.baseline >= 0.5
+
+
+def test_course_seed_gives_the_sources_facts(split):
+    """The source printed these for seed 20260218: mean active cells 13.96 and baseline 0.5850."""
+    assert f"{sum(sum(map(sum, g)) for g, _ in split.shuffled) / len(split.shuffled):.2f}" == "13.96"
+    assert split.baseline == 117 / 200
+
+
+def test_load_grids_is_generate_then_split(split):
+    loaded = load_grids(SEED)
+    assert loaded == split
+
+
+# --- active cells ----------------------------------------------------------------------------------
+
+def test_active_cells_lists_the_ones_row_by_row():
+    grid = [[0, 1, 0], [0, 0, 0], [1, 0, 1]]
+    assert active_cells(grid) == [(0, 1), (2, 0), (2, 2)]
+    assert active_cells([[0] * 4 for _ in range(4)]) == []
+
+
+# --- argument checks -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: coverage_grid(-1, 0), "seed"),
+    (lambda: coverage_grid(SEED, 1.5), "index"),
+    (lambda: coverage_grid(SEED, 0, side=0), "side"),
+    (lambda: coverage_grid(SEED, 0, run_length=13), "run_length"),
+    (lambda: coverage_grid(SEED, 0, density=1.5), "density"),
+    (lambda: coverage_grid(SEED, 0, trace_rate="high"), "trace_rate"),
+    (lambda: coverage_grids(SEED, count=0), "count"),
+    (lambda: split_grids([], "seed"), "seed"),
+    (lambda: split_grids(coverage_grids(SEED, count=10), SEED), "grids"),
+    (lambda: split_grids([], SEED, sizes=(1, 2)), "sizes"),
+    (lambda: split_grids([], SEED, sizes=(1, 0, 1)), "sizes"),
+    (lambda: load_grids(SEED, count=-5), "count"),
+    (lambda: active_cells([[0, 1], [1]]), "grid"),
+    (lambda: active_cells([]), "grid"),
+])
+def test_bad_arguments_raise_a_value_error_naming_them(call, name):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value).startswith(name)
