@@ -154,7 +154,8 @@ def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb) -> N
         cell.execution_count = done.get("execution_count")
     bundle.metadata.update({k: v for k, v in executed_nb.metadata.items() if k == "language_info"})
     get_cache(str(cache_path(root))).cache_notebook_bundle(
-        CacheBundleIn(nb=bundle, uri=str(lesson.path), data={"execution_seconds": 0}),
+        CacheBundleIn(nb=bundle, uri=str(lesson.path),
+                      data={"execution_seconds": executed_nb.metadata.get("booktools_seconds", 0)}),
         check_validity=False, overwrite=True)
 
 

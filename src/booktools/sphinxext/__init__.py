@@ -1,4 +1,4 @@
-"""The book's Sphinx extension (loaded through ``sphinx.extra_extensions`` in ``_config.yml``).
+"""The book's Sphinx extension (loaded through ``sphinx.config.extensions`` in ``_config.yml``).
 
 - **Prose numbers.** A lesson writes ``{eval}`name``` where its text quotes a computed number
   (`coursekit.prose.quote`). JupyterLab evaluates the name in the kernel; the HTML build has no kernel
@@ -8,19 +8,37 @@
 - **Explorers.** An explorer's HTML output carries its frames as ``data:`` images
   (`coursekit.explorer`); each page's frames are written out as image files of the site, and the
   small script and style that switch them are added to every page.
+- **Offline maths.** MathJax is served from the site itself: the parts of MathJax 3.2.2 that TeX to
+  HTML needs, taken from the ``sphinx-mathjax-offline`` package (the whole of it is 24 MB).
+- **Notebook downloads.** Every lesson page offers its executed notebook in the theme's download menu,
+  with the numbers of its prose already filled in for jupyterlab-myst, so that it opens readable.
 """
 
 import base64
 import hashlib
+import importlib.util
+import json
 import re
+import shutil
 from pathlib import Path
 
+import nbformat
+from jupyter_cache import get_cache
+from myst_nb.core.read import read_myst_markdown_notebook
 from myst_nb.ext.glue.roles import PasteTextRole  # internal to myst-nb: keep myst-nb pinned
 
 STATIC = Path(__file__).parent / "static"
 DATA_IMAGE = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
 IMAGES = "_images"
+EVAL = re.compile(r"\{eval\}`([^`]+)`")
+GLUE_TEXT = "application/papermill.record/text/plain"
+# What TeX input with HTML output needs: the combined component, its fonts, and the TeX extensions its
+# autoloader may fetch for a macro the lessons use.
+MATHJAX_PARTS = ("tex-chtml.js", "output/chtml/fonts/woff-v2", "input/tex/extensions")
+MATHJAX_PATH = "mathjax/tex-chtml.js"  # relative to the site's _static/
 
+
+# --- explorers -----------------------------------------------------------------------------------------
 
 def write_frames(body: str, outdir: Path, pathto) -> str:
     """``body`` with every inline PNG written to ``_images/`` (named by its content) and linked there."""
@@ -37,20 +55,95 @@ def write_frames(body: str, outdir: Path, pathto) -> str:
     return DATA_IMAGE.sub(to_file, body)
 
 
+# --- notebook downloads ----------------------------------------------------------------------------------
+
+def glued_texts(notebook: dict) -> dict:
+    """name -> the text/plain repr that `quote` glued, from the notebook's outputs."""
+    texts = {}
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name and GLUE_TEXT in output.get("data", {}):
+                texts[name] = output["data"][GLUE_TEXT]
+    return texts
+
+
+def readable_notebook(notebook: dict) -> dict:
+    """The executed lesson as a download: each Markdown cell carries its {eval} results, as
+    jupyterlab-myst stores them after running the cell, and no jupytext pairing information."""
+    texts = glued_texts(notebook)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            expressions = [{"expression": name, "result": {"status": "ok", "metadata": {},
+                                                           "data": {"text/plain": texts[name]}}}
+                           for name in EVAL.findall(source) if name in texts]
+            if expressions:
+                cell.setdefault("metadata", {})["user_expressions"] = expressions
+    notebook.get("metadata", {}).pop("jupytext", None)
+    return notebook
+
+
+def executed_notebook(app, pagename: str) -> dict | None:
+    """The page's notebook with the outputs it was built from, out of the book's execution cache
+    (filled by booktools.execute or by the build's own execution alike); None for a plain page."""
+    source = Path(app.env.doc2path(pagename))
+    if source.suffix != ".md" or "code-cell" not in (text := source.read_text(encoding="utf-8")):
+        return None
+    try:
+        _, merged = get_cache(str(Path(app.confdir) / app.config.nb_execution_cache_path)
+                              ).merge_match_into_notebook(read_myst_markdown_notebook(text))
+    except KeyError:
+        return None
+    return json.loads(nbformat.writes(merged))
+
+
+def offer_notebook(app, pagename: str, context: dict) -> None:
+    """Put the page's executed notebook in ``_sources/`` and into the theme's download menu."""
+    notebook = executed_notebook(app, pagename)
+    if notebook is None:
+        return
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(readable_notebook(notebook), indent=1, ensure_ascii=False) + "\n",
+                      encoding="utf-8")
+    context["ipynb_source"] = f"{pagename}.ipynb"
+
+
+# --- events ----------------------------------------------------------------------------------------------
+
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
     body = context.get("body")
     if body and "coursekit-explorer" in body:
         context["body"] = write_frames(body, Path(app.outdir), context["pathto"])
+    if doctree is not None:
+        offer_notebook(app, pagename, context)
 
 
-def add_static_path(app) -> None:
+def on_builder_inited(app) -> None:
     app.config.html_static_path.append(str(STATIC))
+    app.config.mathjax_path = MATHJAX_PATH
+
+
+def copy_mathjax(app, exception) -> None:
+    """Copy MathJax's needed parts into the site's ``_static/mathjax/`` once the build succeeded."""
+    if exception is not None or app.builder.format != "html":
+        return
+    source = Path(importlib.util.find_spec("sphinx-mathjax-offline").submodule_search_locations[0])
+    source, target = source / "static" / "mathjax", Path(app.outdir) / "_static" / "mathjax"
+    for part in MATHJAX_PARTS:
+        if (source / part).is_dir():
+            shutil.copytree(source / part, target / part, dirs_exist_ok=True)
+        else:
+            (target / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source / part, target / part)
 
 
 def setup(app):
     app.add_role("eval", PasteTextRole(), override=True)
-    app.connect("builder-inited", add_static_path)
+    app.connect("builder-inited", on_builder_inited)
     app.add_js_file("explorer.js")
     app.add_css_file("explorer.css")
-    app.connect("html-page-context", on_page_context)
+    app.connect("html-page-context", on_page_context)  # before the theme builds its download menu (501)
+    app.connect("build-finished", copy_mathjax)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
