@@ -6,6 +6,7 @@ import math
 import re
 import subprocess
 from html import unescape
+from html.parser import HTMLParser
 import sys
 from pathlib import Path
 
@@ -96,10 +97,82 @@ def test_lesson_page_has_an_explorer_with_frames_of_the_site(lesson, build_log):
         for src, _ in frames:
             assert not src.startswith("data:") and (page.parent / src).resolve().is_file(), (
                 f"{lesson.stem}: explorer frame {src[:60]} is not an image of the site")
-        assert len(re.findall(r'data-frame="[0-9,]+"(?! style="display:none")', body)) == 1
+        shown = [tag for tag in re.findall(r"<img [^>]*data-frame=[^>]*>", body) if "display:none" not in tag]
+        assert len(shown) == 1, f"{lesson.stem}: {len(shown)} frames shown before any control is touched"
 
 
 def test_no_page_shows_a_raw_role(build_log):
     for page in HTML.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         assert "{eval}" not in text and "{term}" not in text and "{glue" not in text, f"{page}: a raw role"
+
+
+class AssetCollector(HTMLParser):
+    """Every URL a page loads by itself: scripts, stylesheets and icons, images, media, frames."""
+
+    LOADED = {"script": ["src"], "img": ["src", "srcset"], "source": ["src", "srcset"], "iframe": ["src"],
+              "video": ["src", "poster"], "audio": ["src"], "embed": ["src"], "object": ["data"],
+              "link": ["href"]}
+
+    def __init__(self):
+        super().__init__()
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and not {"stylesheet", "icon", "preload", "modulepreload", "manifest",
+                                  "shortcut"} & set((attrs.get("rel") or "").split()):
+            return  # a plain link (prev/next, search, the source course) loads nothing by itself
+        for name in self.LOADED.get(tag, []):
+            for url in re.split(r",\s*", attrs.get(name) or ""):
+                if url.strip():
+                    self.urls.append(url.strip().split()[0])
+
+
+def test_every_page_loads_only_files_of_the_site(build_log):
+    """Offline and private: no page of the site asks another host for anything."""
+    pages = sorted(HTML.rglob("*.html"))
+    assert len(pages) > len(LESSONS)
+    outside = []
+    for page in pages:
+        collector = AssetCollector()
+        collector.feed(page.read_text(encoding="utf-8"))
+        outside += [f"{page.relative_to(HTML)}: {url}" for url in collector.urls
+                    if re.match(r"^(https?:)?//", url) or url.startswith(("ftp:", "ws:", "wss:"))]
+    assert not outside, "pages load files from other hosts:\n" + "\n".join(outside[:20])
+
+
+def test_mathjax_is_served_by_the_site(build_log):
+    page = (HTML / "book" / "glossary.html").read_text(encoding="utf-8")
+    src = re.search(r'<script[^>]+src="([^"]*tex-chtml\.js)"', page)
+    assert src, "the glossary page (it has a formula) loads no MathJax"
+    assert (HTML / "book" / src[1]).resolve().is_file()
+    assert (HTML / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").is_dir()
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_offers_its_executed_notebook(lesson, build_log):
+    page = HTML / "book" / lesson.unit / f"{lesson.stem}.html"
+    links = re.findall(r'href="([^"]+\.(?:ipynb|md))"', page.read_text(encoding="utf-8"))
+    notebooks = [link for link in links if link.endswith(f"{lesson.stem}.ipynb")]
+    assert notebooks and any(link.endswith(f"{lesson.stem}.md") for link in links)
+    notebook = json.loads((page.parent / notebooks[0]).resolve().read_text(encoding="utf-8"))
+    outputs = [o for cell in notebook["cells"] for o in cell.get("outputs", [])]
+    assert any(o.get("name") == "stdout" for o in outputs), f"{lesson.stem}: the download has no outputs"
+    filled = [cell for cell in notebook["cells"] if cell["metadata"].get("user_expressions")]
+    assert filled, f"{lesson.stem}: the download's prose numbers are not filled in for JupyterLab"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_links_the_glossary(lesson, build_log):
+    html = (HTML / "book" / lesson.unit / f"{lesson.stem}.html").read_text(encoding="utf-8")
+    terms = set(re.findall(r'href="[^"]*glossary\.html#term-([^"]+)"', html))
+    assert len(terms) >= 5, f"{lesson.stem}: links {len(terms)} glossary terms, at least 5 wanted"
+
+
+def test_execution_report_lists_every_lesson(build_log):
+    html = (HTML / "book" / "execution.html").read_text(encoding="utf-8")
+    for lesson in LESSONS:
+        assert f"book/{lesson.unit}/{lesson.stem}" in html, f"{lesson.stem} missing from the execution report"
+    intro = (HTML / "book" / "intro.html").read_text(encoding="utf-8")
+    assert 'href="execution.html"' in intro and 'href="glossary.html"' in intro

@@ -125,6 +125,7 @@ def test_group_distances_counts_pairs_and_sees_a_separated_group():
     (lambda: step_sequences(-1), "seed"),
     (lambda: step_sequences(SEED, 0), "count"),
     (lambda: step_sequences(SEED, 5, code_tasks=["suspect"]), r"code_tasks\[0\]"),
+    (lambda: step_sequences(SEED, 5, code_tasks=[SUSPECT, SUSPECT]), "code_tasks"),
     (lambda: step_sequences(SEED, 5, raw="yes"), "raw"),
     (lambda: split_sequences(step_sequences(SEED, 100)), "sequences"),
     (lambda: positive_rate([]), "labels"),

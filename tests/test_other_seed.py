@@ -1,0 +1,81 @@
+"""Any seed follows the course's algorithm: every lesson, executed with another seed, runs to the end and
+prints tables of the same shape, and what the course derives from the data moves with the data.
+
+The lessons run with `booktools.execute.OTHER_SEED` into their own folder (never into the book), cached
+by the same stamps as the book's own execution.
+"""
+
+import re
+
+import pytest
+
+from booktools.execute import OTHER_SEED, execute_lessons, executed_path, seed_variant
+from booktools.outputs import printed_stdout
+from conftest import LESSONS, ROOT
+
+EXPECTED = ROOT / "tests" / "expected"
+OTHER = seed_variant(OTHER_SEED)
+PATTERN = re.compile(r"^[#.+\-|*o]+$")  # rows of a drawn grid or sequence, which change with the data
+NUMERIC = re.compile(r"^(?=.*\d)[\d.,+\-%x/e()\[\];:]+$")  # 0.7857, 0.7659-0.7857, 12x12, 1e-05, (3),
+
+
+@pytest.fixture(scope="session")
+def other_seed_lessons():
+    outcomes = execute_lessons(ROOT, selection=[lesson.stem for lesson in LESSONS], variant=OTHER)
+    return {o.lesson.stem: (None if o.error else executed_path(ROOT, o.lesson, OTHER), o.error)
+            for o in outcomes}
+
+
+def token_kind(token: str, vocabulary: set[str]) -> str:
+    """What a token must stay when the seed changes: a number, a drawn pattern, or a word the lesson
+    prints (a chosen setting may be another of the lesson's words)."""
+    if NUMERIC.match(token):
+        return "number"
+    if PATTERN.match(token):
+        return "pattern"
+    return "word" if token in vocabulary else token
+
+
+def shape_differences(expected: str, printed: str) -> list[str]:
+    vocabulary = {t for t in expected.split() if not NUMERIC.match(t)}
+    expected_lines, printed_lines = expected.splitlines(), printed.splitlines()
+    if len(expected_lines) != len(printed_lines):
+        return [f"{len(printed_lines)} lines printed, {len(expected_lines)} with the course seed"]
+    problems = []
+    for number, (want, got) in enumerate(zip(expected_lines, printed_lines), start=1):
+        kinds_want = [token_kind(t, vocabulary) for t in want.split()]
+        kinds_got = [token_kind(t, vocabulary) for t in got.split()]
+        if kinds_want != kinds_got:
+            problems.append(f"line {number}: {got!r} is not shaped like {want!r}")
+    return problems
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_with_another_seed_prints_tables_of_the_same_shape(lesson, other_seed_lessons):
+    notebook, error = other_seed_lessons[lesson.stem]
+    assert error is None, f"{lesson.stem} failed with SEED = {OTHER_SEED}:\n{error}"
+    expected = (EXPECTED / f"{lesson.stem}.txt").read_text(encoding="utf-8")
+    printed = printed_stdout(notebook)
+    assert printed != expected, f"{lesson.stem} printed the course seed's tables with SEED = {OTHER_SEED}"
+    problems = shape_differences(expected, printed)
+    assert not problems, f"{lesson.stem} with SEED = {OTHER_SEED}:\n" + "\n".join(problems[:10])
+
+
+def prints_comparison_lines(lesson) -> bool:
+    expected = EXPECTED / f"{lesson.stem}.txt"
+    return expected.exists() and "comparison lines" in expected.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lesson", [l for l in LESSONS if prints_comparison_lines(l)], ids=lambda l: l.stem)
+def test_comparison_lines_are_the_hits_over_this_seeds_test_set(lesson, other_seed_lessons):
+    """The earlier course's linear model (202 hits) and decision tree (198 hits), divided by the size of
+    the test set this seed produced, as the course computes them."""
+    from coursekit.references import decision_tree, linear_model
+    from coursekit.subscribers import load_subscribers
+
+    notebook, error = other_seed_lessons[lesson.stem]
+    assert error is None, error
+    test_size = len(load_subscribers(OTHER_SEED).test[1])
+    line = re.search(r"comparison lines linear model (\S+), decision tree (\S+?)[;\s]", printed_stdout(notebook))
+    assert line, f"{lesson.stem}: no comparison line printed"
+    assert line.groups() == (f"{linear_model(test_size):.4f}", f"{decision_tree(test_size):.4f}")

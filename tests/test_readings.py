@@ -1,0 +1,123 @@
+"""Unit tests of coursekit.readings: the reading sequences of lessons 13-14, split and baselines."""
+
+import math
+
+import pytest
+
+from coursekit import SEED
+from coursekit.generator import make_generator
+from coursekit.readings import (LENGTH, SCALE, SEQUENCE_COUNT, SPLIT_SIZES, TIER, baseline_at, first_periods,
+                                has_marker, load_readings, marker_pair, reading_sequence, reading_sequences,
+                                split_sequences)
+
+
+@pytest.fixture(scope="module")
+def sequences():
+    return reading_sequences(SEED)
+
+
+@pytest.fixture(scope="module")
+def split(sequences):
+    return split_sequences(sequences, SEED)
+
+
+# --- the sequences ---------------------------------------------------------------------------------
+
+def test_sequences_have_twelve_readings_with_two_decimals(sequences):
+    assert len(sequences) == SEQUENCE_COUNT
+    for readings in sequences:
+        assert len(readings) == LENGTH
+        assert all(v >= 0.0 and round(v, 2) == v for v in readings)
+
+
+def test_the_marker_is_the_only_zero_and_sits_first(sequences):
+    assert all(v > 0.0 for readings in sequences for v in readings[1:])
+    rate = sum(1 for readings in sequences if has_marker(readings)) / len(sequences)
+    assert 0.44 < rate < 0.56  # half of the meters were replaced
+
+
+def test_draw_order_level_then_periods_then_marker():
+    draw = make_generator(SEED + 400000 + 3)
+    typical = 23.0 + 8.0 * draw()
+    factors = [math.exp((draw() + draw() + draw() - 1.5) * 0.62) for _ in range(LENGTH)]
+    replaced = draw() < 0.5
+    readings = reading_sequence(SEED, 3)
+    assert readings[1:] == [math.floor(typical * f * 100 + 0.5) / 100 for f in factors[1:]]
+    assert has_marker(readings) == replaced
+    if not replaced:
+        assert readings[0] == math.floor(typical * factors[0] * 100 + 0.5) / 100
+
+
+def test_sequences_are_a_pure_function_of_the_seed(sequences):
+    assert reading_sequences(SEED, count=10) == sequences[:10]
+    assert reading_sequences(7, count=10) != sequences[:10]
+    # a shorter sequence draws the same periods; only the marker draw comes earlier in the stream
+    assert reading_sequence(SEED, 5, length=4)[1:] == sequences[5][1:4]
+
+
+# --- the network's view and the label ---------------------------------------------------------------
+
+def test_first_periods_scales_flags_and_labels():
+    readings = [0.0, 30.0, 20.0, 26.0]
+    steps, label = first_periods(readings, 4)
+    assert steps == [[0.0, 1.0], [30.0 / SCALE, 0.0], [20.0 / SCALE, 0.0], [26.0 / SCALE, 0.0]]
+    assert label == 1  # marker and 26 > tier
+    assert first_periods(readings, 3)[1] == 0  # the third period, 20, is below the tier
+    assert first_periods([31.0, 30.0], 2)[1] == 0  # no marker, no label
+    assert TIER == 25.0
+
+
+def test_marker_pair_differs_only_in_step_one(sequences):
+    readings = sequences[0]
+    marked, unmarked = marker_pair(readings, 6)
+    steps, _ = first_periods(readings, 6)
+    assert marked[0] == [0.0, 1.0] and unmarked[0] == [readings[1] / SCALE, 0.0]
+    assert marked[1:] == steps[1:] == unmarked[1:]
+    assert steps == first_periods(readings, 6)[0]  # the pair does not touch the view it copies
+
+
+# --- the split and the baselines --------------------------------------------------------------------
+
+def test_split_sizes_and_partition(sequences, split):
+    assert (len(split.train), len(split.validation), len(split.test)) == SPLIT_SIZES
+    assert split.shuffled == split.train + split.validation + split.test
+    assert sorted(map(id, split.shuffled)) == sorted(map(id, sequences))
+    assert load_readings(SEED) == split
+
+
+def test_baseline_is_per_length_and_from_the_test_set(split):
+    for length in (2, 8, 12):
+        labels = [first_periods(r, length)[1] for r in split.test]
+        positives = sum(labels)
+        assert split.baseline(length) == max(positives, len(labels) - positives) / len(labels)
+    assert split.baseline(2) == baseline_at(split.test, 2)
+
+
+def test_course_seed_gives_the_sources_facts(split):
+    """The source printed these for seed 20260218: marker rate 0.514; 56 positives of 200 at length 2."""
+    assert sum(1 for r in split.shuffled if has_marker(r)) == 257
+    assert sum(first_periods(r, 2)[1] for r in split.test) == 56
+    assert split.baseline(2) == 144 / 200
+
+
+# --- argument checks -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: reading_sequence("x", 0), "seed"),
+    (lambda: reading_sequence(SEED, -1), "index"),
+    (lambda: reading_sequence(SEED, 0, length=0), "length"),
+    (lambda: reading_sequences(SEED, count=0), "count"),
+    (lambda: split_sequences([], -3), "seed"),
+    (lambda: split_sequences([[1.0]] * 10, SEED), "sequences"),
+    (lambda: split_sequences([], SEED, sizes=(200, 300)), "sizes"),
+    (lambda: load_readings(SEED, count=0), "count"),
+    (lambda: first_periods([0.0, 1.0], 3), "length"),
+    (lambda: first_periods([0.0, 1.0], 0), "length"),
+    (lambda: baseline_at([], 2), "sequences"),
+    (lambda: marker_pair([0.0], 1), "readings"),
+    (lambda: marker_pair([0.0, 3.0], 5), "length"),
+])
+def test_bad_arguments_raise_a_value_error_naming_them(call, name):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value).startswith(name)
