@@ -32,12 +32,15 @@ def test_build_executes_nothing_itself(build_log):
     assert "Executing notebook" not in build_log, "the build executed a lesson the tests had executed"
 
 
-def test_toc_lists_every_lesson_and_every_unit(build_log):
+def test_sidebar_lists_each_unit_once_and_every_lesson(build_log):
+    html = (HTML / "book" / "intro.html").read_text(encoding="utf-8")
+    sidebar = re.search(r'<nav class="bd-docs-nav.*?</nav>', html, re.S)[0]
+    for unit in ("Neural Network Fundamentals", "Image and Sequence Architectures", "Training Practice"):
+        assert sidebar.count(unit) == 1, f"the sidebar shows {unit!r} {sidebar.count(unit)} times"
     toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
-    for caption in ("Neural Network Fundamentals", "Image and Sequence Architectures", "Training Practice"):
-        assert caption in toc
     for lesson in LESSONS:
         assert f"book/{lesson.unit}/{lesson.stem}" in toc, f"{lesson.stem} is missing from _toc.yml"
+        assert f"{lesson.stem}.html" in sidebar, f"{lesson.stem} is missing from the sidebar"
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)

@@ -161,3 +161,13 @@ def test_progress_lines_sit_above_the_tables(lesson, executed_lessons):
             if output.get("output_type") == "display_data" and not output.get("data"):  # a finished progress line
                 printed_before = any(o.get("output_type") == "stream" for o in outputs[:position])
                 assert not printed_before, f"{lesson.stem}, cell {index}: progress shown after the cell printed"
+
+
+CODE_WIDTH = 88  # what the book's page column shows without a horizontal scroll bar
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_code_lines_fit_the_page_column(lesson):
+    long_lines = [f"{line[:60]}... ({len(line)})" for source in code_cells(lesson)
+                  for line in source.splitlines() if len(line) > CODE_WIDTH]
+    assert not long_lines, f"{lesson.stem}: code lines wider than {CODE_WIDTH}:\n" + "\n".join(long_lines)

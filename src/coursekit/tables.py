@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .checks import require_nonempty, require_positive_int
 
-_SPEC = re.compile(r"^(?P<align>[<>^])?(?P<width>\d+)?(?P<rest>.*)$")
+_SPEC = re.compile(r"^(?P<align>[<>^])?(?P<sign>[+\- ])?(?P<width>\d+)?(?P<rest>.*)$")
 
 
 class Table:
