@@ -21,7 +21,10 @@ $(STAMP): requirements.txt pyproject.toml
 	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then \
 	  echo "removing $(VENV): it was made with Python < 3.12"; rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@# requirements.txt is the whole environment, pinned: install exactly it (--no-deps), so that nothing
+	@# else is resolved in (rfc3987-syntax, an optional format checker of jsonschema, costs every
+	@# papermill process 2.3 s of CPU at import).
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@# JupyterLab settings for readers: lessons open as notebooks, explorers keep their state when saved
 	mkdir -p $(VENV)/share/jupyter/lab/settings

@@ -1,17 +1,23 @@
-"""Time the slow parts of the book and print the figures (speed targets live here, not in the tests).
+"""What executing the book costs, against the course's own scripts (speed targets live here, not in tests).
 
-    python -m booktools.benchmark              # per-lesson times, then make test / make book cold and warm
-    python -m booktools.benchmark --lessons    # only the per-lesson execution times
+    make bench                                  # every lesson, one after another
+    python -m booktools.benchmark 01 05         # only these lessons
+    python -m booktools.benchmark --make        # also make book / make test, cold and warm
 
-1. Each lesson alone, executed with papermill in a scratch folder (one kernel, nothing else running):
-   its wall time and the peak resident memory of its kernel.
-2. In fresh copies of the project (each with its own _build, sharing this .venv, which must have been
-   set up by make): ``make book`` from
-   nothing, then again with no change; ``make test`` from nothing (every lesson executed once, in
-   parallel, then the book built from those results), then again with no change.
+Each lesson is executed alone with stock papermill in a scratch folder, and measured as a whole process
+(papermill and its kernel, user + system CPU). The course's scripts were measured in the units of a
+fixed pure-Python workload (``../shared/tools/calibrate.py``, run here before and after the lessons), so
+``source-timings.json`` times that workload's seconds today give the source's CPU on this machine now:
+the ratio holds across machines and days, while seconds drift.
+
+Per lesson the CPU is split into kernel start and imports (the process's CPU outside cells, plus cells
+that only import), table cells, figure cells (a matplotlib image), and the explorer cell; then the
+explorer's frames and its response time to a change of each control, measured headless through
+`coursekit.explorer.response_report` in an extra cell that the totals leave out.
 """
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -21,30 +27,95 @@ import tempfile
 import time
 from pathlib import Path
 
-from .execute import read_lesson, run_papermill
+import nbformat
+
 from .lessons import find_lessons, project_root
 
-
-def time_lesson(lesson) -> tuple[float, float]:
-    """Seconds and peak resident memory (MB) of one lesson executed alone, kernel included.
-
-    The lesson runs in a child process of its own, so that the peak it reports is that lesson's.
-    """
-    done = subprocess.run([sys.executable, "-m", "booktools.benchmark", "--one", str(lesson.number)],
-                          capture_output=True, text=True, check=True)
-    seconds, peak = done.stdout.split()[-2:]
-    return float(seconds), float(peak)
+TARGET_LESSON, TARGET_BOOK = 1.8, 1.3
+REPORT_CELL = "from coursekit.explorer import response_report\nprint(response_report())"
 
 
-def run_one(number: str) -> None:
-    """Execute one lesson into a scratch folder; print its seconds and the kernel's peak memory (MB)."""
-    lesson = find_lessons(project_root(), [number])[0]
+def shared_folder(root: Path, given: str | None) -> Path:
+    folder = Path(given) if given else root.parent / "shared"
+    if not (folder / "course" / "source-timings.json").exists():
+        raise SystemExit(f"no course specification in {folder} (give --shared PATH): the benchmark "
+                         "compares with the source's timings in course/source-timings.json")
+    return folder
+
+
+def calibrate(shared: Path) -> float:
+    """Seconds of CPU of the calibration workload, right now."""
+    done = subprocess.run([sys.executable, str(shared / "tools" / "calibrate.py")], capture_output=True,
+                          text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
+def cell_kind(cell) -> str:
+    """What a code cell spends its time on, read from its source and outputs."""
+    mimes = {mime for output in cell.get("outputs", []) for mime in output.get("data", {})}
+    if "application/vnd.jupyter.widget-view+json" in mimes and "text/html" in mimes:
+        return "explorer"
+    if "image/png" in mimes:
+        return "figures"
+    lines = [line for line in cell.source.splitlines() if line.strip() and not line.startswith("#")]
+    if lines and all(line.startswith(("import ", "from ", " ", ")")) for line in lines):
+        return "imports"
+    return "tables"
+
+
+def measure_lesson(lesson) -> dict:
+    """Execute one lesson in a scratch folder; its process CPU, the split by cell kind, the explorer."""
+    from .execute import read_lesson
+
     with tempfile.TemporaryDirectory() as scratch:
+        notebook = read_lesson(lesson)
+        notebook.cells.append(nbformat.v4.new_code_cell(REPORT_CELL))
+        source, output = Path(scratch) / "in.ipynb", Path(scratch) / "out.ipynb"
+        nbformat.write(notebook, source)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        run_papermill(lesson, read_lesson(lesson), Path(scratch) / f"{lesson.stem}.ipynb")
-        seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KB on Linux
-    print(f"{seconds:.2f} {peak:.0f}")
+        subprocess.run([str(Path(sys.executable).parent / "papermill"), str(source), str(output),
+                        "--cwd", str(lesson.path.parent), "--kernel", "python3", "--no-progress-bar",
+                        "--log-level", "ERROR"], check=True, capture_output=True)
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        executed = nbformat.read(output, as_version=4)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    code = [cell for cell in executed.cells if cell.cell_type == "code"]
+    report_cell = code.pop()
+    report_seconds = report_cell.metadata.get("papermill", {}).get("duration") or 0.0
+    split = {"imports": 0.0, "tables": 0.0, "figures": 0.0, "explorer": 0.0}
+    for cell in code:
+        split[cell_kind(cell)] += cell.metadata.get("papermill", {}).get("duration") or 0.0
+    cpu -= report_seconds
+    split["imports"] += max(0.0, cpu - sum(split.values()))  # kernel start, papermill, the rest
+    printed = "".join(o.get("text", "") for o in report_cell.outputs if o.get("name") == "stdout")
+    explorers = json.loads(printed.strip().splitlines()[-1]) if printed.strip() else []
+    return {"cpu": cpu, "wall": wall, "split": split, "explorers": explorers,
+            "peak_mb": after.ru_maxrss / 1024}
+
+
+def print_lessons(results: dict, source_seconds: dict) -> None:
+    print(f"\n{'lesson':<44}{'CPU s':>7}{'source':>8}{'ratio':>7}  {'start':>6}{'tables':>7}"
+          f"{'figures':>8}{'explorer':>9}{'fig+exp':>8}  {'frames':>6}  slowest control")
+    for stem, r in results.items():
+        s = r["split"]
+        ratio = r["cpu"] / source_seconds[stem]
+        share = (s["figures"] + s["explorer"]) / r["cpu"]
+        frames = sum(e["frames"] for e in r["explorers"])
+        responses = {name: t for e in r["explorers"] for name, t in e["responses"].items()}
+        slowest = max(responses.items(), key=lambda item: item[1]) if responses else ("-", 0.0)
+        flag = " <- over 1.8x" if ratio > TARGET_LESSON else ""
+        print(f"{stem[:43]:<44}{r['cpu']:>7.1f}{source_seconds[stem]:>8.1f}{ratio:>7.2f}  "
+              f"{s['imports']:>6.1f}{s['tables']:>7.1f}{s['figures']:>8.1f}{s['explorer']:>9.1f}"
+              f"{share:>8.0%}  {frames:>6}  {slowest[0]} {slowest[1]:.2f} s{flag}")
+    total, source = sum(r["cpu"] for r in results.values()), sum(source_seconds[s] for s in results)
+    print(f"{'all of the above':<44}{total:>7.1f}{source:>8.1f}{total / source:>7.2f}"
+          f"{'  (target ' + str(TARGET_BOOK) + ')':>12}")
+    print("\nexplorer response per control (s): " + "; ".join(
+        f"{stem[:2]} " + ", ".join(f"{n} {t:.2f}" for e in r["explorers"] for n, t in e["responses"].items())
+        for stem, r in results.items()))
+    print("peak memory per lesson (MB): " + ", ".join(f"{stem[:2]} {r['peak_mb']:.0f}" for stem, r in results.items()))
 
 
 def copy_project(root: Path, target: Path) -> None:
@@ -69,36 +140,35 @@ def timed(command: list[str], cwd: Path) -> float:
     return seconds
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="Time the lessons and the make targets.")
-    parser.add_argument("--lessons", action="store_true", help="only the per-lesson execution times")
-    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: time one lesson in this process
-    args = parser.parse_args(argv)
-    if args.one:
-        run_one(args.one)
-        return 0
-    root = project_root()
-    lessons = find_lessons(root)
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {len(lessons)} lessons")
-    total = 0.0
-    for lesson in lessons:
-        seconds, peak = time_lesson(lesson)
-        total += seconds
-        print(f"  {lesson.stem:<55} {seconds:7.1f} s   peak {peak:6.0f} MB", flush=True)
-    print(f"  {'sum of the lessons executed one after another':<55} {total:7.1f} s")
-    if args.lessons:
-        return 0
-    plans = (
-        (("make book, cold (executes every lesson, builds the book)", ["make", "book"]),
-         ("make book, warm (no change: executes nothing)", ["make", "book"])),
-        (("make test, cold (executes every lesson, builds the book)", ["make", "test"]),
-         ("make test, warm (no change: executes nothing)", ["make", "test"])),
-    )
-    for plan in plans:  # each plan in its own fresh copy of the project
+def time_make_targets(root: Path) -> None:
+    for target in ("book", "test"):  # each in a fresh copy of the project: cold, then warm
         with tempfile.TemporaryDirectory() as copy:
             copy_project(root, Path(copy))
-            for label, command in plan:
-                print(f"  {label:<55} {timed(command, Path(copy)):7.1f} s", flush=True)
+            for state in ("cold", "warm"):
+                print(f"  make {target}, {state:<5} {timed(['make', target], Path(copy)):7.1f} s", flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("lessons", nargs="*", help="lesson numbers or slugs (default: all)")
+    parser.add_argument("--shared", help="the course specification folder (default: ../shared)")
+    parser.add_argument("--make", action="store_true", help="also time make book and make test")
+    args = parser.parse_args(argv)
+    root = project_root()
+    shared = shared_folder(root, args.shared)
+    units = json.loads((shared / "course" / "source-timings.json").read_text())["lessons"]
+    lessons = find_lessons(root, args.lessons or None)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {len(lessons)} lessons", flush=True)
+    first = calibrate(shared)
+    results = {}
+    for lesson in lessons:
+        results[lesson.stem] = measure_lesson(lesson)
+        print(f"  {lesson.stem:<55} {results[lesson.stem]['cpu']:6.1f} s CPU", flush=True)
+    unit = (first + calibrate(shared)) / 2
+    print(f"calibration workload {unit:.3f} s CPU (source-timings.json is in these units)")
+    print_lessons(results, {lesson.stem: units[str(lesson.number)] * unit for lesson in lessons})
+    if args.make:
+        time_make_targets(root)
     return 0
 
 

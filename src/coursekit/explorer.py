@@ -228,7 +228,8 @@ class Explorer:
         return bundle
 
     def response_times(self) -> dict[str, float]:
-        """Seconds to redraw after a change of each control (to a value no frame has drawn)."""
+        """CPU seconds to redraw after a change of each control (to a value no frame has drawn): what a
+        reader waits for on an idle core, whatever else the machine measuring it is doing."""
         times = {}
         for name, control in self.controls.items():
             framed = self.frames.get(name, ())
@@ -237,9 +238,9 @@ class Explorer:
                 continue
             fresh = [v for v in others if v not in framed]
             value = (fresh or others)[0]
-            started = time.perf_counter()
+            started = time.process_time()
             figure_png(self.draw(**{**self.values, name: value}))
-            times[name] = time.perf_counter() - started
+            times[name] = time.process_time() - started
         return times
 
 
