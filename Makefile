@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: book test lessons lesson bench clean
+.PHONY: book test lessons lesson bench stress clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -47,6 +47,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m booktools.benchmark
+
+# Every lesson's explorer cell executed 20 times with stock nbclient: the hangs (there must be none)
+stress: $(STAMP)
+	$(BIN)/python -m booktools.stress
 
 clean:
 	rm -rf _build
