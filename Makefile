@@ -1,6 +1,7 @@
 # Deep Learning, Measured: two commands on a fresh machine with Python >= 3.12 and make.
 #   make book   set up .venv, execute the lessons (in parallel, only what changed), build _build/html
 #   make test   set up .venv, run the tests (the lessons' tables, coursekit, the book build)
+# Also: make lab (JupyterLab), make lesson N=01 ARGS="-p SEED 7", make site, make bench, make stress.
 # Override the interpreter with `make book PYTHON=/path/to/python3.12`.
 
 PYTHON ?= $(shell .ci/find-python)
@@ -8,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: book test lessons lesson bench stress clean
+.PHONY: book site lab test lessons lesson bench stress clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -38,9 +39,17 @@ book: lessons
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html)."
 
+# Read the lessons in JupyterLab (a lesson's .md opens as a notebook)
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=.
+
 # Rerun one lesson with other parameters: make lesson N=01 ARGS="-p SEED 7 -p RUNS 10"
 lesson: $(STAMP)
 	@$(BIN)/python -m booktools.run $(N) $(ARGS)
+
+# One archive of the built site (after make book), for any static host, under any path
+site:
+	@$(BIN)/python -m booktools.site
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

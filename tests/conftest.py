@@ -5,6 +5,8 @@ core); the same executed notebooks and jupyter-cache entries then serve the HTML
 """
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,3 +31,15 @@ def executed_lessons():
         f"{o.lesson.stem}: {'executed in %.1f s' % o.seconds if o.executed else 'unchanged'}"
         + (f" FAILED\n{o.error}" if o.error else "")))
     return {o.lesson.stem: (None if o.error else executed_path(ROOT, o.lesson), o.error) for o in outcomes}
+
+
+@pytest.fixture(scope="session")
+def build_log(executed_lessons):
+    """Build the HTML book (warnings are errors) from the lessons just executed; the build's log."""
+    assert all(error is None for _, error in executed_lessons.values()), "a lesson failed to execute"
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    done = subprocess.run([str(jupyter_book), "build", str(ROOT), "--warningiserror", "--nitpick",
+                           "--keep-going"], cwd=ROOT, capture_output=True, text=True)
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, f"the book did not build cleanly:\n{log[-4000:]}"
+    return log
