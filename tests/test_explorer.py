@@ -121,3 +121,11 @@ def test_growing_curve_trains_once_and_measures_on_the_way():
         curve.at(35)  # passed without being measured
     with pytest.raises(ValueError, match="^step"):
         GrowingCurve([0], advance=lambda m, n: None, measure=lambda m: 0, step=0)
+
+
+def test_in_words_writes_small_counts_as_words():
+    from coursekit.prose import in_words
+
+    assert [in_words(n) for n in (0, 5, 12, 13, 24)] == ["zero", "five", "twelve", "13", "24"]
+    with pytest.raises(ValueError, match="^count"):
+        in_words(-1)

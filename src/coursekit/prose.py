@@ -51,3 +51,13 @@ def quote(**texts) -> None:
     for name, value in texts.items():
         display({GLUE_PREFIX + "text/plain": repr(value)}, raw=True,
                 metadata={"scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX}})
+
+
+NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def in_words(count: int) -> str:
+    """A count as a sentence writes it: "five" up to twelve, digits beyond ("24")."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a non-negative integer, got {count!r}")
+    return NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
