@@ -81,6 +81,16 @@ def figure_png(figure, dpi: int = DPI) -> bytes:
     return buffer.getvalue()
 
 
+def fixed_margins(figure, **margins):
+    """Place the axes with ``figure.subplots_adjust(**margins)`` and keep them there: `figure_png` then
+    skips its layout pass, the slowest part of drawing a frame (about a third of it)."""
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    figure.subplots_adjust(**margins)
+    figure.set_layout_engine(PlaceHolderLayoutEngine(adjust_compatible=True, colorbar_gridspec=True))
+    return figure
+
+
 def png_width(png: bytes) -> int:
     """The pixel width written in a PNG's header (bytes 16-19 of the IHDR chunk)."""
     if png[:8] != b"\x89PNG\r\n\x1a\n":
