@@ -125,7 +125,8 @@ def _raw(seed: int, reading: list[float]) -> list[float]:
     a = (draw() + draw() - 1.0) * SWING_SCALE
     b = (draw() + draw() - 1.0) * SWING_SCALE
     angle = [2 * math.pi * t / STEPS for t in range(STEPS)]
-    return [round(level + a * math.sin(angle[t]) + b * math.cos(angle[t]) + reading[t], 3) for t in range(STEPS)]
+    return [round(level + a * math.sin(angle[t]) + b * math.cos(angle[t]) + reading[t], 3)
+            for t in range(STEPS)]
 
 
 def step_sequences(seed: int, count: int = SEQUENCES, code_tasks: Sequence[CodeTask] = (),
@@ -141,6 +142,8 @@ def step_sequences(seed: int, count: int = SEQUENCES, code_tasks: Sequence[CodeT
     for i, task in enumerate(code_tasks):
         if not isinstance(task, CodeTask):
             raise ValueError(f"code_tasks[{i}] must be a CodeTask, got {task!r}")
+    if len({task.name for task in code_tasks}) < len(code_tasks):
+        raise ValueError(f"code_tasks must have distinct names, got {[task.name for task in code_tasks]}")
     if not isinstance(raw, bool):
         raise ValueError(f"raw must be True or False, got {raw!r}")
     sequences = []
@@ -199,7 +202,8 @@ def group_distances(table: Sequence[Sequence[float]], codes: Sequence[int]) -> G
         raise ValueError(f"table must have one row per code ({CODES}), got {len(table)}")
     group = set(require_nonempty("codes", codes))
     if not group <= set(range(CODES)) or len(group) > CODES - 2 or len(group) < 2:
-        raise ValueError(f"codes must be at least 2 and at most {CODES - 2} distinct codes below {CODES}, got {codes!r}")
+        raise ValueError(f"codes must be at least 2 and at most {CODES - 2} distinct codes below {CODES}, "
+                         f"got {codes!r}")
     inside = [c for c in range(CODES) if c in group]
     outside = [c for c in range(CODES) if c not in group]
 
