@@ -1,9 +1,10 @@
-"""Unit tests of coursekit.grids: the coverage grids of lessons 10-12, their split and baseline."""
+"""Unit tests of coursekit.grids: the coverage grids of lessons 10-12, their split and baseline; and of
+coursekit.generator.epoch_orders, the per-epoch shuffles of the lessons that train on them (10-14)."""
 
 import pytest
 
 from coursekit import SEED
-from coursekit.generator import make_generator
+from coursekit.generator import epoch_orders, make_generator, permutation
 from coursekit.grids import (DENSITY, GRID_COUNT, RUN_LENGTH, SIDE, SPLIT_SIZES, active_cells,
                              coverage_grid, coverage_grids, load_grids, split_grids)
 
@@ -77,10 +78,20 @@ def test_shape_parameters_change_the_grid():
 # --- the split and the baseline --------------------------------------------------------------------
 
 def test_split_sizes_and_that_the_sets_partition_the_grids(grids, split):
-    assert (len(split.train), len(split.validation), len(split.test)) == SPLIT_SIZES
+    assert (len(split.train), len(split.validation)) == SPLIT_SIZES
+    assert len(split.test) == GRID_COUNT - sum(SPLIT_SIZES) == 200
     assert split.shuffled == split.train + split.validation + split.test
     assert sorted(map(id, split.shuffled)) == sorted(map(id, grids))
     assert split.shuffled != list(grids)
+
+
+def test_the_test_set_is_every_grid_after_training_and_validation():
+    """As the source slices it (DATA[300:]): fewer grids leave a smaller test set, never a gap."""
+    grids = coverage_grids(SEED, count=340)
+    split = split_grids(grids, SEED)
+    assert len(split.test) == 40
+    assert split.test == split.shuffled[300:]
+    assert len(split_grids(grids, SEED, sizes=(100, 50)).test) == 190
 
 
 def test_baseline_is_the_most_frequent_class_of_the_test_set(split):
@@ -120,8 +131,9 @@ def test_active_cells_lists_the_ones_row_by_row():
     (lambda: coverage_grids(SEED, count=0), "count"),
     (lambda: split_grids([], "seed"), "seed"),
     (lambda: split_grids(coverage_grids(SEED, count=10), SEED), "grids"),
-    (lambda: split_grids([], SEED, sizes=(1, 2)), "sizes"),
-    (lambda: split_grids([], SEED, sizes=(1, 0, 1)), "sizes"),
+    (lambda: split_grids(coverage_grids(SEED, count=300), SEED), "grids"),  # no test set left
+    (lambda: split_grids([], SEED, sizes=(200, 100, 200)), "sizes"),
+    (lambda: split_grids([], SEED, sizes=(1, 0)), "sizes"),
     (lambda: load_grids(SEED, count=-5), "count"),
     (lambda: active_cells([[0, 1], [1]]), "grid"),
     (lambda: active_cells([]), "grid"),
@@ -129,4 +141,37 @@ def test_active_cells_lists_the_ones_row_by_row():
 def test_bad_arguments_raise_a_value_error_naming_them(call, name):
     with pytest.raises(ValueError) as raised:
         call()
+    assert str(raised.value).startswith(name)
+
+
+# --- epoch orders (coursekit.generator) --------------------------------------------------------------
+
+def test_epoch_orders_are_one_stream_of_fisher_yates_walks():
+    """Every epoch's order is a permutation of the examples, drawn from one stream that goes on from
+    epoch to epoch: only the first order is `permutation(n, seed)`, the second continues the draws."""
+    orders = list(epoch_orders(200, 3, SEED + 511))
+    assert len(orders) == 3
+    assert all(sorted(order) == list(range(200)) for order in orders)
+    assert orders[0] == permutation(200, SEED + 511)
+    assert orders[1] != orders[0] and orders[2] != orders[1]
+    draw, expected = make_generator(SEED + 511), []
+    for _ in range(3):
+        order = list(range(200))
+        for i in range(199, 0, -1):
+            j = int(draw() * (i + 1))
+            order[i], order[j] = order[j], order[i]
+        expected.append(order)
+    assert orders == expected
+    assert list(epoch_orders(200, 3, SEED + 511)) == orders  # a pure function of the seed
+    assert list(epoch_orders(200, 0, SEED)) == [] and list(epoch_orders(0, 2, SEED)) == [[], []]
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: epoch_orders(-1, 3, SEED), "n"),
+    (lambda: epoch_orders(10, 2.5, SEED), "epochs"),
+    (lambda: epoch_orders(10, 3, -4), "seed"),
+])
+def test_epoch_orders_check_their_arguments_before_any_draw(call, name):
+    with pytest.raises(ValueError) as raised:
+        call()  # no iteration: the check must not wait for the first order
     assert str(raised.value).startswith(name)

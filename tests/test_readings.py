@@ -7,8 +7,9 @@ import pytest
 from coursekit import SEED
 from coursekit.generator import make_generator
 from coursekit.readings import (LENGTH, SCALE, SEQUENCE_COUNT, SPLIT_SIZES, TIER, baseline_at, first_periods,
-                                has_marker, load_readings, marker_pair, reading_sequence, reading_sequences,
-                                split_sequences)
+                                has_marker, load_readings, marker_pair, plain_forward, plain_network,
+                                plain_parameters, reading_sequence, reading_sequences, split_sequences,
+                                train_plain)
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +80,18 @@ def test_marker_pair_differs_only_in_step_one(sequences):
 # --- the split and the baselines --------------------------------------------------------------------
 
 def test_split_sizes_and_partition(sequences, split):
-    assert (len(split.train), len(split.validation), len(split.test)) == SPLIT_SIZES
+    assert (len(split.train), len(split.validation)) == SPLIT_SIZES
+    assert len(split.test) == SEQUENCE_COUNT - sum(SPLIT_SIZES) == 200
     assert split.shuffled == split.train + split.validation + split.test
     assert sorted(map(id, split.shuffled)) == sorted(map(id, sequences))
     assert load_readings(SEED) == split
+
+
+def test_the_test_set_is_every_sequence_after_training_and_validation():
+    """As the source slices it (SEQS[300:]): fewer sequences leave a smaller test set, never a gap."""
+    split = load_readings(SEED, count=330)
+    assert len(split.test) == 30
+    assert split.test == split.shuffled[300:]
 
 
 def test_baseline_is_per_length_and_from_the_test_set(split):
@@ -100,6 +109,39 @@ def test_course_seed_gives_the_sources_facts(split):
     assert split.baseline(2) == 144 / 200
 
 
+# --- the plain recurrent network --------------------------------------------------------------------
+
+def test_plain_network_draws_inputs_then_recurrent_then_head():
+    net = plain_network(SEED + 11, hidden=3)
+    draw = make_generator(SEED + 11)
+    inputs = [[(draw() * 2 - 1) * 0.5 ** 0.5 for _ in range(2)] for _ in range(3)]
+    recurrent = [[(draw() * 2 - 1) * (1 / 3) ** 0.5 for _ in range(3)] for _ in range(3)]
+    head = [(draw() * 2 - 1) * (1 / 3) ** 0.5 for _ in range(3)]
+    assert (net["input"], net["recurrent"], net["head"]) == (inputs, recurrent, head)
+    assert net["bias"] == [0.0] * 3 and net["head_bias"] == [0.0]
+    counted = sum(len(row) for row in net["input"] + net["recurrent"]) + len(net["bias"]) + len(net["head"]) + 1
+    assert plain_parameters(3) == counted
+    assert plain_parameters(6) == 61 and plain_parameters(9) == 118  # the source's budget table
+
+
+def test_plain_forward_is_the_tanh_recurrence_read_at_the_last_state():
+    net = {"input": [[0.5, -1.0]], "recurrent": [[0.25]], "bias": [0.1], "head": [2.0], "head_bias": [-0.5]}
+    probability, states = plain_forward(net, [[1.0, 0.0], [0.0, 1.0]])
+    h1 = math.tanh(0.1 + 0.5)
+    h2 = math.tanh(0.1 - 1.0 + 0.25 * h1)
+    assert states == [[h1], [h2]]
+    assert probability == 1 / (1 + math.exp(-(-0.5 + 2.0 * h2)))
+
+
+def test_train_plain_reproduces_the_sources_first_run_at_length_two(split):
+    """The source printed 0.9500 for length 2, run 1 (seed SEED + 11, orders from SEED + 511)."""
+    train_set = [first_periods(r, 2) for r in split.train]
+    test_set = [first_periods(r, 2) for r in split.test]
+    net = train_plain(plain_network(SEED + 11), train_set, 30, 0.05, SEED + 511)
+    hits = sum(1 for steps, label in test_set if (plain_forward(net, steps)[0] >= 0.5) == (label == 1))
+    assert hits / len(test_set) == 0.95
+
+
 # --- argument checks -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, name", [
@@ -109,13 +151,22 @@ def test_course_seed_gives_the_sources_facts(split):
     (lambda: reading_sequences(SEED, count=0), "count"),
     (lambda: split_sequences([], -3), "seed"),
     (lambda: split_sequences([[1.0]] * 10, SEED), "sequences"),
-    (lambda: split_sequences([], SEED, sizes=(200, 300)), "sizes"),
+    (lambda: split_sequences([[1.0]] * 300, SEED), "sequences"),  # no test set left
+    (lambda: split_sequences([], SEED, sizes=(200, 100, 200)), "sizes"),
+    (lambda: split_sequences([], SEED, sizes=(0, 100)), "sizes"),
     (lambda: load_readings(SEED, count=0), "count"),
     (lambda: first_periods([0.0, 1.0], 3), "length"),
     (lambda: first_periods([0.0, 1.0], 0), "length"),
     (lambda: baseline_at([], 2), "sequences"),
     (lambda: marker_pair([0.0], 1), "readings"),
     (lambda: marker_pair([0.0, 3.0], 5), "length"),
+    (lambda: plain_network(-1), "seed"),
+    (lambda: plain_network(SEED, hidden=0), "hidden"),
+    (lambda: plain_parameters(0), "hidden"),
+    (lambda: plain_forward(plain_network(SEED), []), "steps"),
+    (lambda: train_plain(plain_network(SEED), [], 1, 0.05, SEED), "data"),
+    (lambda: train_plain(plain_network(SEED), [([[0.0, 1.0]], 1)], -1, 0.05, SEED), "epochs"),
+    (lambda: train_plain(plain_network(SEED), [([[0.0, 1.0]], 1)], 1, 0.0, SEED), "rate"),
 ])
 def test_bad_arguments_raise_a_value_error_naming_them(call, name):
     with pytest.raises(ValueError) as raised:

@@ -1,14 +1,14 @@
-"""The course's self-written random generator, and the two things it is used for: weighted picks and
-shuffles.
+"""The course's self-written random generator, and the things it is used for: weighted picks, shuffles,
+and a new order of the training examples for every epoch.
 
 The generator is deliberately tiny: a seed is mixed into a 32-bit state (the finaliser of MurmurHash3),
 then a linear congruential step produces each value. The same seed gives the same stream on every
 machine, in every Python version, which is what lets the book print exact numbers.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from .checks import require_nonempty, require_seed
+from .checks import require_int, require_nonempty, require_seed
 
 MASK32 = 0xFFFFFFFF
 
@@ -63,3 +63,27 @@ def permutation(n: int, seed: int) -> list[int]:
 def shuffle(items: Sequence, seed: int) -> list:
     """A new list holding ``items`` in the order of ``permutation(len(items), seed)``."""
     return [items[i] for i in permutation(len(items), seed)]
+
+
+def epoch_orders(n: int, epochs: int, seed: int) -> Iterator[list[int]]:
+    """One shuffled order of the ``n`` training examples per epoch, ``epochs`` orders in all.
+
+    Each order is a Fisher-Yates walk from the back, like `permutation`'s, but all of them are drawn
+    from ONE stream, ``make_generator(seed)``: the second epoch's walk goes on where the first one's
+    draws stopped, so only the first order equals ``permutation(n, seed)``. The lessons that update
+    after every example (10-14) visit their training set in these orders.
+    """
+    require_int("n", n, minimum=0)
+    require_int("epochs", epochs, minimum=0)
+    require_seed("seed", seed)
+    draw = make_generator(seed)
+
+    def orders():
+        for _ in range(epochs):
+            order = list(range(n))
+            for i in range(n - 1, 0, -1):
+                j = int(draw() * (i + 1))
+                order[i], order[j] = order[j], order[i]
+            yield order
+
+    return orders()

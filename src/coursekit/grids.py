@@ -7,8 +7,9 @@ horizontal or vertical, anywhere in the grid. The label says whether a trace was
 Everything is fictional and derives from the course seed through `make_generator`.
 
 The label cannot always be read from the grid: noise cells sometimes line up into three by chance.
-The 500 grids are shuffled once (seed + 90000) and cut 200 / 100 / 200 into training, validation and
-test; the baseline is the most frequent class on the test set.
+The 500 grids are shuffled once (seed + 90000); the first 200 are the training set, the next 100 the
+validation set, and the rest (200) the test set, as the source slices them. The baseline is the most
+frequent class on the test set.
 """
 
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ DENSITY = 0.09  # chance that a cell is active on its own (noise)
 TRACE_RATE = 0.42  # chance that a leak trace is planted
 RUN_LENGTH = 3  # cells of a planted trace
 GRID_COUNT = 500
-SPLIT_SIZES = (200, 100, 200)
+SPLIT_SIZES = (200, 100)  # training, validation; the test set is every grid after them
 GRID_SEED_OFFSET = 300000
 SPLIT_SEED_OFFSET = 90000
 
@@ -88,22 +89,25 @@ class GridSplit:
         return baseline_accuracy([label for _, label in self.test])
 
 
-def split_grids(grids: Sequence, seed: int, sizes: tuple[int, int, int] = SPLIT_SIZES) -> GridSplit:
-    """Shuffle with ``seed + 90000`` and cut into training / validation / test of ``sizes``."""
+def split_grids(grids: Sequence, seed: int, sizes: tuple[int, int] = SPLIT_SIZES) -> GridSplit:
+    """Shuffle with ``seed + 90000``; the first ``sizes[0]`` grids train, the next ``sizes[1]``
+    validate, and every grid after them is the test set."""
     require_seed("seed", seed)
-    if len(sizes) != 3:
-        raise ValueError(f"sizes must hold three set sizes (training, validation, test), got {sizes!r}")
-    for name, size in zip(("training", "validation", "test"), sizes):
+    if not isinstance(sizes, (tuple, list)) or len(sizes) != 2:
+        raise ValueError(f"sizes must hold two set sizes (training, validation; the test set is the "
+                         f"rest), got {sizes!r}")
+    for name, size in zip(("training", "validation"), sizes):
         require_positive_int(f"sizes ({name})", size)
-    if len(grids) < sum(sizes):
-        raise ValueError(f"grids must hold at least {sum(sizes)} grids, got {len(grids)}")
+    if len(grids) <= sum(sizes):
+        raise ValueError(f"grids must hold more than the {sum(sizes)} grids of training and validation, "
+                         f"so that a test set is left; got {len(grids)}")
     shuffled = [grids[i] for i in permutation(len(grids), seed + SPLIT_SEED_OFFSET)]
-    n_train, n_val, n_test = sizes
+    n_train, n_val = sizes
     return GridSplit(shuffled, shuffled[:n_train], shuffled[n_train:n_train + n_val],
-                     shuffled[n_train + n_val:n_train + n_val + n_test])
+                     shuffled[n_train + n_val:])
 
 
-def load_grids(seed: int, count: int = GRID_COUNT, sizes: tuple[int, int, int] = SPLIT_SIZES) -> GridSplit:
+def load_grids(seed: int, count: int = GRID_COUNT, sizes: tuple[int, int] = SPLIT_SIZES) -> GridSplit:
     """Generate ``count`` grids and split them the way lessons 10-12 do."""
     return split_grids(coverage_grids(seed, count), seed, sizes)
 

@@ -1,4 +1,5 @@
-"""The fictional reading sequences of lessons 13-14, their split and their per-length baseline.
+"""The fictional reading sequences of lessons 13-14, their split and their per-length baseline; and
+the plain recurrent network that lesson 13 teaches and lesson 14 compares with the gated unit.
 
 Each of 500 subscribers gets twelve monthly meter readings in m³, drawn around a personal typical
 level. In about half of them the first reading is **zero**: the meter was replaced. That zero is the
@@ -9,16 +10,17 @@ tariff tier of 25 m³. A network reading the sequence step by step must therefor
 from the first step to the last. Cutting a sequence to its first ``length`` periods moves the "last
 period", so the label, and with it the baseline, depends on the length.
 
-The sequences are shuffled once (seed + 95000) and cut 200 / 100 / 200 into training, validation and
-test. Everything is fictional and derives from the course seed through `make_generator`.
+The sequences are shuffled once (seed + 95000); the first 200 are the training set, the next 100 the
+validation set, and the rest (200) the test set, as the source slices them. Everything is fictional and derives from the course seed through `make_generator`.
 """
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import mul
 
-from .checks import require_int, require_positive_int, require_seed
-from .generator import make_generator, permutation
+from .checks import require_int, require_nonempty, require_positive_int, require_positive_number, require_seed
+from .generator import epoch_orders, make_generator, permutation
 from .subscribers import baseline_accuracy
 
 LENGTH = 12
@@ -27,7 +29,7 @@ TIER = 25.0  # m³: the tariff tier the last period is compared with
 SCALE = 40.0  # m³: readings are divided by it to make a network input
 MARKER_RATE = 0.5  # share of meters replaced, i.e. of sequences starting with a zero reading
 SEQUENCE_COUNT = 500
-SPLIT_SIZES = (200, 100, 200)
+SPLIT_SIZES = (200, 100)  # training, validation; the test set is every sequence after them
 SEQUENCE_SEED_OFFSET = 400000
 SPLIT_SEED_OFFSET = 95000
 
@@ -70,23 +72,26 @@ class SequenceSplit:
         return baseline_at(self.test, length)
 
 
-def split_sequences(sequences: Sequence, seed: int, sizes: tuple[int, int, int] = SPLIT_SIZES) -> SequenceSplit:
-    """Shuffle with ``seed + 95000`` and cut into training / validation / test of ``sizes``."""
+def split_sequences(sequences: Sequence, seed: int, sizes: tuple[int, int] = SPLIT_SIZES) -> SequenceSplit:
+    """Shuffle with ``seed + 95000``; the first ``sizes[0]`` sequences train, the next ``sizes[1]``
+    validate, and every sequence after them is the test set."""
     require_seed("seed", seed)
-    if len(sizes) != 3:
-        raise ValueError(f"sizes must hold three set sizes (training, validation, test), got {sizes!r}")
-    for name, size in zip(("training", "validation", "test"), sizes):
+    if not isinstance(sizes, (tuple, list)) or len(sizes) != 2:
+        raise ValueError(f"sizes must hold two set sizes (training, validation; the test set is the "
+                         f"rest), got {sizes!r}")
+    for name, size in zip(("training", "validation"), sizes):
         require_positive_int(f"sizes ({name})", size)
-    if len(sequences) < sum(sizes):
-        raise ValueError(f"sequences must hold at least {sum(sizes)} sequences, got {len(sequences)}")
+    if len(sequences) <= sum(sizes):
+        raise ValueError(f"sequences must hold more than the {sum(sizes)} sequences of training and "
+                         f"validation, so that a test set is left; got {len(sequences)}")
     shuffled = [sequences[i] for i in permutation(len(sequences), seed + SPLIT_SEED_OFFSET)]
-    n_train, n_val, n_test = sizes
+    n_train, n_val = sizes
     return SequenceSplit(shuffled, shuffled[:n_train], shuffled[n_train:n_train + n_val],
-                         shuffled[n_train + n_val:n_train + n_val + n_test])
+                         shuffled[n_train + n_val:])
 
 
 def load_readings(seed: int, count: int = SEQUENCE_COUNT,
-                  sizes: tuple[int, int, int] = SPLIT_SIZES) -> SequenceSplit:
+                  sizes: tuple[int, int] = SPLIT_SIZES) -> SequenceSplit:
     """Generate ``count`` sequences and split them the way lessons 13-14 do."""
     return split_sequences(reading_sequences(seed, count), seed, sizes)
 
@@ -134,3 +139,88 @@ def marker_pair(readings: Sequence[float], length: int) -> tuple[list[list[float
     marked[0] = [0.0, 1.0]
     unmarked[0] = [readings[1] / SCALE, 0.0]
     return marked, unmarked
+
+
+# --- the plain recurrent network (taught in lesson 13, compared in lesson 14) -------------------------
+
+HIDDEN = 6
+"""Hidden units of the course's plain recurrent network."""
+
+
+def plain_network(seed: int, hidden: int = HIDDEN) -> dict:
+    """The plain recurrent network of lesson 13, from the stream ``make_generator(seed)``.
+
+    Drawn in this order: the input weights (two per unit, uniform in +-sqrt(1/2)), the recurrent
+    weights (``hidden`` per unit, uniform in +-sqrt(1/hidden)), then the head's weights (same range);
+    the biases and the head's bias start at zero.
+    """
+    require_seed("seed", seed)
+    require_positive_int("hidden", hidden)
+    draw = make_generator(seed)
+    input_scale, state_scale = (1 / 2) ** 0.5, (1 / hidden) ** 0.5
+    return {"input": [[(draw() * 2 - 1) * input_scale for _ in range(2)] for _ in range(hidden)],
+            "recurrent": [[(draw() * 2 - 1) * state_scale for _ in range(hidden)] for _ in range(hidden)],
+            "bias": [0.0] * hidden,
+            "head": [(draw() * 2 - 1) * state_scale for _ in range(hidden)], "head_bias": [0.0]}
+
+
+def plain_parameters(hidden: int = HIDDEN) -> int:
+    """Input weights (2 per unit), recurrent weights, biases, head weights and the head's bias."""
+    require_positive_int("hidden", hidden)
+    return hidden * 2 + hidden * hidden + hidden + hidden + 1
+
+
+def plain_forward(net: dict, steps: Sequence[Sequence[float]]) -> tuple[float, list[list[float]]]:
+    """h_t = tanh(b + W_in x_t + W_rec h_(t-1)) from h_0 = 0; the output reads the last state.
+
+    Returns the probability (a sigmoid of the head's sum, clipped to +-30) and the states h_1 .. h_T.
+    """
+    steps = require_nonempty("steps", steps)
+    w_in, w_rec, bias = net["input"], net["recurrent"], net["bias"]
+    hidden = len(bias)
+    state, states = [0.0] * hidden, []
+    for x in steps:
+        state = [math.tanh(bias[k] + w_in[k][0] * x[0] + w_in[k][1] * x[1] + sum(map(mul, w_rec[k], state)))
+                 for k in range(hidden)]
+        states.append(state)
+    z = net["head_bias"][0] + sum(v * h for v, h in zip(net["head"], state))
+    return 1 / (1 + math.exp(-max(-30, min(30, z)))), states
+
+
+def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int) -> dict:
+    """Train ``net`` in place on ``data`` (pairs of steps and label) as lesson 13 does.
+
+    Cross-entropy, one example at a time in the orders of `epoch_orders(len(data), epochs, seed)`,
+    backpropagation through time written out: the head steps first, then the walk back in time, where
+    every weight is stepped as soon as its gradient at step t is known (so earlier steps pass the error
+    back through recurrent weights the later steps have already moved).
+    """
+    data = require_nonempty("data", data)
+    require_int("epochs", epochs, minimum=0)
+    require_positive_number("rate", rate)
+    w_in, w_rec, bias, head, head_bias = net["input"], net["recurrent"], net["bias"], net["head"], net["head_bias"]
+    hidden = len(bias)
+    for order in epoch_orders(len(data), epochs, seed):
+        for index in order:
+            steps, label = data[index]
+            probability, states = plain_forward(net, steps)
+            error = probability - label
+            grad_state = [error * head[k] for k in range(hidden)]
+            for k in range(hidden):
+                head[k] -= rate * error * states[-1][k]
+            head_bias[0] -= rate * error
+            for t in range(len(steps) - 1, -1, -1):
+                before = states[t - 1] if t > 0 else [0.0] * hidden
+                passed = [0.0] * hidden
+                for k in range(hidden):
+                    g = grad_state[k] * (1 - states[t][k] ** 2)  # through tanh
+                    step = rate * g
+                    bias[k] -= step
+                    w_in[k][0] -= step * steps[t][0]
+                    w_in[k][1] -= step * steps[t][1]
+                    row = w_rec[k]
+                    for j in range(hidden):
+                        passed[j] += g * row[j]
+                        row[j] -= step * before[j]
+                grad_state = passed
+    return net
