@@ -64,3 +64,13 @@ def require_nonempty(name: str, values) -> list:
     if not items:
         raise ValueError(f"{name} must not be empty")
     return items
+
+
+def require_split_sizes(name: str, sizes) -> tuple[int, int]:
+    """The sizes of a training and a validation set (the test set is the rest): two positive ints."""
+    if not isinstance(sizes, (tuple, list)) or len(sizes) != 2:
+        raise ValueError(f"{name} must hold two set sizes (training, validation; the test set is the "
+                         f"rest), got {sizes!r}")
+    for part, size in zip(("training", "validation"), sizes):
+        require_positive_int(f"{name} ({part})", size)
+    return tuple(sizes)

@@ -8,7 +8,7 @@ machine, in every Python version, which is what lets the book print exact number
 
 from collections.abc import Callable, Iterator, Sequence
 
-from .checks import require_int, require_nonempty, require_seed
+from .checks import require_int, require_nonempty, require_positive_int, require_seed
 
 MASK32 = 0xFFFFFFFF
 
@@ -87,3 +87,20 @@ def epoch_orders(n: int, epochs: int, seed: int) -> Iterator[list[int]]:
             yield order
 
     return orders()
+
+
+def shuffled_split(items: Sequence, seed: int, train_size: int, validation_size: int,
+                   name: str = "items") -> tuple[list, list, list, list]:
+    """The course's split: ``items`` in the order of ``permutation(len(items), seed)``, then the first
+    ``train_size`` for training, the next ``validation_size`` for validation and all the rest for
+    testing (so the test set's size follows the data). Returns (shuffled, train, validation, test).
+    """
+    require_seed("seed", seed)
+    require_positive_int("train_size", train_size)
+    require_positive_int("validation_size", validation_size)
+    if len(items) <= train_size + validation_size:
+        raise ValueError(f"{name} must hold more than the {train_size + validation_size} of training and "
+                         f"validation, so that a test set is left; got {len(items)}")
+    shuffled = [items[i] for i in permutation(len(items), seed)]
+    end = train_size + validation_size
+    return shuffled, shuffled[:train_size], shuffled[train_size:end], shuffled[end:]

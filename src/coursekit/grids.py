@@ -15,8 +15,8 @@ frequent class on the test set.
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .checks import require_int, require_positive_int, require_seed
-from .generator import make_generator, permutation
+from .checks import require_int, require_positive_int, require_seed, require_split_sizes
+from .generator import make_generator, shuffled_split
 from .subscribers import baseline_accuracy
 
 SIDE = 12
@@ -93,18 +93,8 @@ def split_grids(grids: Sequence, seed: int, sizes: tuple[int, int] = SPLIT_SIZES
     """Shuffle with ``seed + 90000``; the first ``sizes[0]`` grids train, the next ``sizes[1]``
     validate, and every grid after them is the test set."""
     require_seed("seed", seed)
-    if not isinstance(sizes, (tuple, list)) or len(sizes) != 2:
-        raise ValueError(f"sizes must hold two set sizes (training, validation; the test set is the "
-                         f"rest), got {sizes!r}")
-    for name, size in zip(("training", "validation"), sizes):
-        require_positive_int(f"sizes ({name})", size)
-    if len(grids) <= sum(sizes):
-        raise ValueError(f"grids must hold more than the {sum(sizes)} grids of training and validation, "
-                         f"so that a test set is left; got {len(grids)}")
-    shuffled = [grids[i] for i in permutation(len(grids), seed + SPLIT_SEED_OFFSET)]
-    n_train, n_val = sizes
-    return GridSplit(shuffled, shuffled[:n_train], shuffled[n_train:n_train + n_val],
-                     shuffled[n_train + n_val:])
+    sizes = require_split_sizes("sizes", sizes)
+    return GridSplit(*shuffled_split(grids, seed + SPLIT_SEED_OFFSET, *sizes, name="grids"))
 
 
 def load_grids(seed: int, count: int = GRID_COUNT, sizes: tuple[int, int] = SPLIT_SIZES) -> GridSplit:

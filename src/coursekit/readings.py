@@ -19,8 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import mul
 
-from .checks import require_int, require_nonempty, require_positive_int, require_positive_number, require_seed
-from .generator import epoch_orders, make_generator, permutation
+from .checks import (
+    require_int,
+    require_nonempty,
+    require_positive_int,
+    require_positive_number,
+    require_seed,
+    require_split_sizes,
+)
+from .generator import epoch_orders, make_generator, shuffled_split
 from .subscribers import baseline_accuracy
 
 LENGTH = 12
@@ -76,18 +83,8 @@ def split_sequences(sequences: Sequence, seed: int, sizes: tuple[int, int] = SPL
     """Shuffle with ``seed + 95000``; the first ``sizes[0]`` sequences train, the next ``sizes[1]``
     validate, and every sequence after them is the test set."""
     require_seed("seed", seed)
-    if not isinstance(sizes, (tuple, list)) or len(sizes) != 2:
-        raise ValueError(f"sizes must hold two set sizes (training, validation; the test set is the "
-                         f"rest), got {sizes!r}")
-    for name, size in zip(("training", "validation"), sizes):
-        require_positive_int(f"sizes ({name})", size)
-    if len(sequences) <= sum(sizes):
-        raise ValueError(f"sequences must hold more than the {sum(sizes)} sequences of training and "
-                         f"validation, so that a test set is left; got {len(sequences)}")
-    shuffled = [sequences[i] for i in permutation(len(sequences), seed + SPLIT_SEED_OFFSET)]
-    n_train, n_val = sizes
-    return SequenceSplit(shuffled, shuffled[:n_train], shuffled[n_train:n_train + n_val],
-                         shuffled[n_train + n_val:])
+    sizes = require_split_sizes("sizes", sizes)
+    return SequenceSplit(*shuffled_split(sequences, seed + SPLIT_SEED_OFFSET, *sizes, name="sequences"))
 
 
 def load_readings(seed: int, count: int = SEQUENCE_COUNT,
