@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from coursekit.curves import GrowingCurve  # noqa: E402
-from coursekit.explorer import Explorer, menu, png_width, slider  # noqa: E402
+from coursekit.explorer import Explorer, figure_png, menu, png_width, progressive, slider  # noqa: E402
 from coursekit.progress import progress  # noqa: E402
 from coursekit.prose import quote  # noqa: E402
 
@@ -59,7 +59,36 @@ def test_explorer_redraws_when_a_control_changes():
 
 def test_explorer_response_times_cover_every_control():
     times = small_explorer().response_times()
-    assert set(times) == {"slope", "shift"} and all(t > 0 for t in times.values())
+    assert set(times) == {"slope", "shift"}
+    assert all(0 < first <= last for first, last in times.values())
+
+
+def test_progressive_draw_shows_the_run_while_it_trains_and_frames_take_the_end():
+    import time
+
+    def slow_states():
+        for epoch in range(1, 6):
+            time.sleep(0.03)
+            yield epoch
+
+    def draw(slope, shift=0):
+        return progressive(slow_states(), lambda epoch: draw_line(slope * epoch, shift), seconds=0.05)
+
+    figures = list(draw(1))
+    assert 2 <= len(figures) <= 4 and figures[-1].axes[0].get_title() == "slope 5, shift 0"
+    plt.close("all")
+    explorer = Explorer(draw, controls={"slope": slider([1, 2, 3]), "shift": menu([0, 5])},
+                        frames={"slope": [1, 2, 3], "shift": [0, 5]})
+    assert len(explorer._pngs) == 6 and not plt.get_fignums()
+    first, last = explorer.response_times()["slope"]
+    assert first < last
+    explorer.widget()
+    explorer._changed("slope", 3)
+    assert explorer._image.value == figure_png(draw_line(15, 0))
+    with pytest.raises(ValueError, match="^states"):
+        list(progressive(iter([]), draw_line))
+    with pytest.raises(ValueError, match="^seconds"):
+        list(progressive(iter([1]), draw_line, seconds=0))
 
 
 @pytest.mark.parametrize("make, name", [
@@ -117,6 +146,8 @@ def test_growing_curve_trains_once_and_measures_on_the_way():
     assert curve.up_to(25) == [(0, 0), (10, 10), (20, 20), (25, 25)]
     assert curve.at(20) == 20 and trained == [10, 10, 5]  # read, not trained again
     assert curve.at(40) == 40 and trained == [10, 10, 5, 5, 10]
+    assert [points[-1] for points in curve.growing(60)] == [(50, 50), (60, 60)]
+    assert [points[-1] for points in curve.growing(45)] == [(40, 40)]  # already past: no training
     with pytest.raises(ValueError, match="^epochs 35"):
         curve.at(35)  # passed without being measured
     with pytest.raises(ValueError, match="^step"):

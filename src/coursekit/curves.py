@@ -37,6 +37,17 @@ class GrowingCurve:
                 self.points[target] = self.measure(self.model)
         return sorted((epoch, value) for epoch, value in self.points.items() if epoch <= epochs)
 
+    def growing(self, epochs: int):
+        """Train on to ``epochs`` (as `up_to` does), yielding the points so far after every step;
+        a run that is already there yields once. For explorers that draw a run while it trains."""
+        require_int("epochs", epochs, minimum=0)
+        targets = [t for t in [*range(self.step, epochs, self.step), epochs] if t > self.done]
+        for target in targets:
+            self.up_to(target)
+            yield self.up_to(target)
+        if not targets:
+            yield self.up_to(epochs)
+
     def at(self, epochs: int):
         """What was measured after ``epochs`` epochs (training on if the run has not got there yet)."""
         self.up_to(epochs)

@@ -15,7 +15,9 @@ its controls; `Explorer` does the rest. One output, two renderings:
 
 Draw functions should reuse what the lesson has already computed (the runs behind its tables), and
 train incrementally what it has not (`coursekit.curves.GrowingCurve`), so that a control answers in
-well under a second.
+well under a second. Where a setting must be trained first, the draw function returns `progressive`
+figures instead of one: the widget shows the run as it trains (the first figure within about half a
+second) and ends on the finished one; the HTML frames take the finished one.
 """
 
 import base64
@@ -91,6 +93,46 @@ def fixed_margins(figure, **margins):
     return figure
 
 
+def progressive(states, figure_of, seconds: float = 0.5):
+    """The figures of a computation that takes a while, for a draw function to return.
+
+    ``states`` is an iterator over the computation's states (a run trained on step by step, say:
+    `coursekit.curves.GrowingCurve.growing`); ``figure_of(state)`` draws one. A figure is drawn once
+    ``seconds`` have passed since the last one, and always for the last state; a computation that is
+    quick (or already done) gives a single figure.
+    """
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
+        raise ValueError(f"seconds must be a positive number, got {seconds!r}")
+    last_shown, state, empty = time.perf_counter(), None, True
+    for state in states:
+        empty = False
+        if time.perf_counter() - last_shown >= seconds:
+            yield figure_of(state)
+            last_shown = time.perf_counter()
+    if empty:
+        raise ValueError("states must hold at least one state to draw")
+    yield figure_of(state)
+
+
+def _figures(drawn):
+    """What a draw function returned, as figures: one figure, or the figures `progressive` yields."""
+    from matplotlib.figure import Figure
+
+    return [drawn] if isinstance(drawn, Figure) else drawn
+
+
+def final_figure(drawn):
+    """The last of the figures a draw function returned (the others are closed unseen)."""
+    import matplotlib.pyplot as plt
+
+    last = None
+    for figure in _figures(drawn):
+        if last is not None:
+            plt.close(last)
+        last = figure
+    return last
+
+
 def png_width(png: bytes) -> int:
     """The pixel width written in a PNG's header (bytes 16-19 of the IHDR chunk)."""
     if png[:8] != b"\x89PNG\r\n\x1a\n":
@@ -142,7 +184,7 @@ class Explorer:
         """The figure for the given control values (the others at their current values), as PNG."""
         for name, value in values.items():
             require_choice(name, value, self.controls[require_choice("control", name, self.controls)].values)
-        return figure_png(self.draw(**{**self.values, **values}))
+        return figure_png(final_figure(self.draw(**{**self.values, **values})))
 
     def _frame_keys(self) -> list[tuple]:
         return list(itertools.product(*self.frames.values()))
@@ -152,7 +194,7 @@ class Explorer:
         started = time.perf_counter()
         defaults = {name: control.default for name, control in self.controls.items()}
         for key in self._frame_keys():
-            self._pngs[key] = figure_png(self.draw(**{**defaults, **dict(zip(self.frames, key))}))
+            self._pngs[key] = figure_png(final_figure(self.draw(**{**defaults, **dict(zip(self.frames, key))})))
         return time.perf_counter() - started
 
     # --- JupyterLab: the widget --------------------------------------------------------------------
@@ -187,11 +229,10 @@ class Explorer:
     def _changed(self, name: str, value) -> None:
         self.values[name] = value
         try:
-            started = time.perf_counter()
-            png = figure_png(self.draw(**self.values))
-            self._image.value, self._image.width = png, str(png_width(png))
+            for figure in _figures(self.draw(**self.values)):  # a progressive draw shows each figure
+                png = figure_png(figure)
+                self._image.value, self._image.width = png, str(png_width(png))
             self._status.value = ""
-            self.last_response = time.perf_counter() - started
         except Exception as error:  # a callback's exception would vanish into the kernel's log
             self._status.value = f"<pre>could not draw: {html.escape(repr(error))}</pre>"
 
@@ -237,9 +278,10 @@ class Explorer:
         bundle["text/plain"] = f"Explorer with {len(self._pngs)} frames ({', '.join(self.controls)})"
         return bundle
 
-    def response_times(self) -> dict[str, float]:
-        """CPU seconds to redraw after a change of each control (to a value no frame has drawn): what a
-        reader waits for on an idle core, whatever else the machine measuring it is doing."""
+    def response_times(self) -> dict[str, tuple[float, float]]:
+        """For a change of each control (to a value no frame has drawn): CPU seconds until the first
+        figure is ready and until the last (the same unless the draw is progressive). CPU time is what
+        a reader waits for on an idle core, whatever else the measuring machine is doing."""
         times = {}
         for name, control in self.controls.items():
             framed = self.frames.get(name, ())
@@ -248,9 +290,11 @@ class Explorer:
                 continue
             fresh = [v for v in others if v not in framed]
             value = (fresh or others)[0]
-            started = time.process_time()
-            figure_png(self.draw(**{**self.values, name: value}))
-            times[name] = time.process_time() - started
+            started, first = time.process_time(), None
+            for figure in _figures(self.draw(**{**self.values, name: value})):
+                figure_png(figure)
+                first = time.process_time() - started if first is None else first
+            times[name] = (first, time.process_time() - started)
         return times
 
 
