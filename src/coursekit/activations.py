@@ -38,6 +38,8 @@ ACTIVATIONS = {
 
 def activation(name_or_pair):
     """Resolve an activation given by name, or pass through a ``(function, derivative)`` pair."""
+    if isinstance(name_or_pair, str) and name_or_pair in ACTIVATIONS:  # the common case, on hot paths
+        return ACTIVATIONS[name_or_pair]
     if isinstance(name_or_pair, tuple) and len(name_or_pair) == 2 and all(map(callable, name_or_pair)):
         return name_or_pair
     return ACTIVATIONS[require_choice("activation", name_or_pair, ACTIVATIONS)]
