@@ -47,3 +47,15 @@ WEIGHT_SIZE_OVER_SWEEP = (10.040, 0.601)
 PIPELINE_INFLATION = (0.0397, 0.0476)
 """Range of the inflation that learning a transformation from the whole set produced in the pipelines
 lesson of the Data Preparation and Feature Engineering course (quoted in lesson 9)."""
+
+PREPARATION_NOTEBOOK_ITEMS = 39
+"""Decisions the Data Collection and Preparation course wrote down for its preparation notebook, each
+an item a run must pin to be repeated (lesson 23 adds the training's own items to them)."""
+
+WORKING_ENVIRONMENT_ITEMS = 9
+"""Items of the working environment that the Data Analysis with Python course counted as needed to
+repeat an analysis (quoted in lesson 23)."""
+
+REPORT_ITEMS = 11
+"""Items the Visualization, Reporting and Analysis at Scale course counted for the report itself
+(quoted in lesson 23)."""

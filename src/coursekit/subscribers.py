@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .checks import require_choice, require_int, require_nonempty, require_seed
-from .generator import make_generator, pick, shuffle
+from .generator import make_generator, pick, shuffled_split
 
 DRAWN = 1400
 """How many subscribers are drawn before any is dropped."""
@@ -122,11 +122,9 @@ class Split:
 def split_rows(rows: Sequence[dict], seed: int) -> Split:
     """Shuffle with ``seed + 90000``; the first 756 rows train, the next 252 validate, the rest test."""
     require_seed("seed", seed)
-    if len(rows) <= TRAIN_SIZE + VALIDATION_SIZE:
-        raise ValueError(f"rows must hold more than {TRAIN_SIZE + VALIDATION_SIZE} rows, got {len(rows)}")
-    shuffled = shuffle(rows, seed + SPLIT_SEED_OFFSET)
-    end_of_validation = TRAIN_SIZE + VALIDATION_SIZE
-    return Split(shuffled[:TRAIN_SIZE], shuffled[TRAIN_SIZE:end_of_validation], shuffled[end_of_validation:])
+    _, train, validation, test = shuffled_split(rows, seed + SPLIT_SEED_OFFSET, TRAIN_SIZE,
+                                                VALIDATION_SIZE, name="rows")
+    return Split(train, validation, test)
 
 
 @dataclass(frozen=True)
@@ -203,7 +201,11 @@ def load_subscribers(seed: int, train_rows: int = 300, scale_on: str = "full",
     require_choice("scale_on", scale_on, ("full", "reduced"))
     split = split_rows(subscriber_table(seed), seed)
     reduced = split.train[:train_rows]
-    scaler = Scaler.fit(split.train if scale_on == "full" else reduced, fields)
+    return scaled_sets(split, reduced, Scaler.fit(split.train if scale_on == "full" else reduced, fields))
+
+
+def scaled_sets(split: Split, reduced: Sequence[dict], scaler: Scaler) -> SubscriberSets:
+    """Every set of ``split`` (and the ``reduced`` training rows) through ``scaler``; the test baseline."""
     test = features_and_labels(split.test, scaler)
     return SubscriberSets(
         full_train=features_and_labels(split.train, scaler),
@@ -213,3 +215,56 @@ def load_subscribers(seed: int, train_rows: int = 300, scale_on: str = "full",
         fields=scaler.fields,
         baseline=not_suspicious_share(test[1]),
     )
+
+
+# --- unit 3 (Training Practice, lessons 20-24): eight of the twelve columns -----------------------
+
+PRACTICE_FIELDS = (
+    "area_south", "area_east", "area_west", "area_central", "household", "satisfaction", "period",
+    "mean_consumption",
+)
+"""The eight feature columns of unit 3, in the order its networks read them: three regions and the
+centre as 0/1 indicators (north is the region they leave out), then the four continuous columns.
+Volatility, the zero-reading flag and consumption per person are not used in this unit."""
+
+PRACTICE_SCALED = PRACTICE_FIELDS[4:]
+"""The columns unit 3 scales: only the continuous ones; the area indicators stay 0 or 1."""
+
+
+def practice_scaler(rows: Sequence[dict]) -> Scaler:
+    """Unit 3's scaling of ``PRACTICE_FIELDS``, learned from ``rows``.
+
+    Each continuous column gets the mean and population standard deviation of ``rows``, computed as
+    plain sums divided by the row count (``sum(...) / n`` and ``sqrt(sum((v - mean) ** 2) / n)``),
+    the arithmetic unit 3 uses; unit 1's `Scaler.fit` can differ from it in the last bit. An area
+    indicator gets mean 0 and spread 1, which leaves it exactly as it is.
+    """
+    rows = require_nonempty("rows", rows)
+    mean, spread = {}, {}
+    for name in PRACTICE_FIELDS:
+        mean[name], spread[name] = 0.0, 1.0
+    for name in PRACTICE_SCALED:
+        values = [float(row[name]) for row in rows]
+        middle = sum(values) / len(values)
+        deviation = math.sqrt(sum((v - middle) ** 2 for v in values) / len(values))
+        if deviation == 0.0:
+            raise ValueError(f"rows must not all share one value of {name!r} (nothing to scale by)")
+        mean[name], spread[name] = middle, deviation
+    return Scaler(PRACTICE_FIELDS, mean, spread)
+
+
+def load_practice_subscribers(seed: int, train_rows: int = 300) -> SubscriberSets:
+    """The subscriber sets of unit 3: the eight ``PRACTICE_FIELDS``, scaled on the reduced training set.
+
+    Same table and split as every other lesson; the training set is the first ``train_rows`` rows of the
+    756 (300 in the course) and `practice_scaler` is learned from those rows only, then applied to every
+    set (``full_train`` is included for completeness, scaled the same way). The baseline is the share
+    of not-suspicious subscribers in the test set.
+    """
+    require_seed("seed", seed)
+    require_int("train_rows", train_rows, minimum=1)
+    if train_rows > TRAIN_SIZE:
+        raise ValueError(f"train_rows must be at most {TRAIN_SIZE}, got {train_rows}")
+    split = split_rows(subscriber_table(seed), seed)
+    reduced = split.train[:train_rows]
+    return scaled_sets(split, reduced, practice_scaler(reduced))
