@@ -2,8 +2,9 @@
 
 From lesson 6 on, the course trains in mini-batches of 20 rows, visits the rows in a fixed order per
 epoch (the same in every run, so that runs differ only in their initial values), and keeps each unit's
-bias as the **last entry of its weight row**. The weighted sum ``sum(w * a for w, a in zip(row, a))``
-stops at the shorter list, so the bias is left out of it and added afterwards.
+bias as the **last entry of its weight row**. The weighted sum ``sum(map(mul, row, a))`` (the products
+``w * a`` in the order of ``zip``) stops at the shorter list, so the bias is left out of it and added
+afterwards.
 
 Unlike lessons 1-5, the probability is clipped to [1e-12, 1 - 1e-12] before the loss and the error
 signal, the error is carried down with Python's ``sum()``, and each batch's gradient is averaged
@@ -13,6 +14,7 @@ stays written in that lesson.
 
 import math
 from collections.abc import Sequence
+from operator import mul
 
 from .activations import activation, sigmoid
 from .checks import require_int, require_nonempty, require_seed
@@ -51,7 +53,7 @@ def forward(layers, x: Sequence[float], hidden="rectified") -> list[list[float]]
     a, trace = x, []
     for i, rows in enumerate(layers):
         trace.append(a)
-        sums = [sum(w * v for w, v in zip(row, a)) + row[-1] for row in rows]
+        sums = [sum(map(mul, row, a)) + row[-1] for row in rows]  # zip's order; the bias is last
         a = [sigmoid(sums[0])] if i == len(layers) - 1 else [function(s) for s in sums]
     trace.append(a)
     return trace
@@ -79,14 +81,12 @@ def batch_gradient(layers, X, Y, rows: Sequence[int], hidden="rectified"):
         signals = [p - Y[i]]
         for L in range(len(layers) - 1, -1, -1):
             weights, a = layers[L], trace[L]
-            for k, s in enumerate(signals):
-                g = G[L][k]
-                for j, v in enumerate(a):
-                    g[j] += s * v
+            for g, s in zip(G[L], signals):
+                g[:len(a)] = [gj + s * v for gj, v in zip(g, a)]
                 g[-1] += s
-            if L:
-                signals = [sum(signals[k] * weights[k][j] for k in range(len(weights))) * slope(a[j])
-                           for j in range(len(a))]
+            if L:  # each input's signal: the signals above, weighted by the weights into them
+                columns = list(zip(*weights))
+                signals = [sum(map(mul, signals, columns[j])) * slope(v) for j, v in enumerate(a)]
     for rows_of_layer in G:
         for g in rows_of_layer:
             g[:] = [v / len(rows) for v in g]

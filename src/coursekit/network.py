@@ -11,6 +11,7 @@ number of rows at update time (``rate * gradient / n``).
 """
 
 from collections.abc import Callable, Iterable, Sequence
+from operator import mul
 
 from .activations import activation, sigmoid
 from .checks import require_int, require_nonempty, require_positive_int, require_positive_number
@@ -28,11 +29,11 @@ def forward(net, x: Sequence[float], hidden="rectified") -> list[list[float]]:
 
 
 def _forward(net, x, function) -> list[list[float]]:
-    # `weighted_sum` written inline: the same sum in the same order, without a call per unit
+    # `weighted_sum` written inline: the same products summed in the same order, without a call per unit
     values, last = [x], len(net) - 1
     for k, (weights, biases) in enumerate(net):
         inputs = values[-1]
-        sums = [sum([w * v for w, v in zip(row, inputs)]) + b for row, b in zip(weights, biases)]
+        sums = [sum(map(mul, row, inputs)) + b for row, b in zip(weights, biases)]
         values.append([sigmoid(sums[0])] if k == last else [function(s) for s in sums])
     return values
 
@@ -62,18 +63,15 @@ def add_example_gradient(net, values, signal: float, derivative: Callable, grad_
         for j, s in enumerate(signals):
             if s:
                 row = grad_w[k][j]
-                for p in range(len(inputs)):
-                    row[p] += s * inputs[p]
+                row[:] = [g + s * v for g, v in zip(row, inputs)]
                 grad_b[k][j] += s
         if k == 0:
             return
         below = [0.0] * len(inputs)
-        for j, s in enumerate(signals):
+        for s, row in zip(signals, weights):
             if s:
-                row = weights[j]
-                for p in range(len(inputs)):
-                    below[p] += s * row[p]
-        signals = [below[p] * derivative(inputs[p]) for p in range(len(inputs))]
+                below = [b + s * w for b, w in zip(below, row)]
+        signals = [b * derivative(v) for b, v in zip(below, inputs)]
 
 
 def zero_gradients(net):
@@ -86,8 +84,7 @@ def descend(net, grad_w, grad_b, rate: float, n: int) -> None:
     """One gradient-descent step with gradients summed over ``n`` rows: w -= rate * g / n."""
     for (weights, biases), g_w, g_b in zip(net, grad_w, grad_b):
         for j, row in enumerate(weights):
-            for p in range(len(row)):
-                row[p] -= rate * g_w[j][p] / n
+            row[:] = [w - rate * g / n for w, g in zip(row, g_w[j])]
             biases[j] -= rate * g_b[j] / n
 
 
