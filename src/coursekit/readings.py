@@ -180,7 +180,7 @@ def plain_forward(net: dict, steps: Sequence[Sequence[float]]) -> tuple[float, l
         state = [math.tanh(bias[k] + w_in[k][0] * x[0] + w_in[k][1] * x[1] + sum(map(mul, w_rec[k], state)))
                  for k in range(hidden)]
         states.append(state)
-    z = net["head_bias"][0] + sum(v * h for v, h in zip(net["head"], state))
+    z = net["head_bias"][0] + sum(map(mul, net["head"], state))
     return 1 / (1 + math.exp(-max(-30, min(30, z)))), states
 
 
@@ -216,8 +216,7 @@ def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int) 
                     w_in[k][0] -= step * steps[t][0]
                     w_in[k][1] -= step * steps[t][1]
                     row = w_rec[k]
-                    for j in range(hidden):
-                        passed[j] += g * row[j]
-                        row[j] -= step * before[j]
+                    passed = [p + g * w for p, w in zip(passed, row)]  # the weight before its step
+                    row[:] = [w - step * b for w, b in zip(row, before)]
                 grad_state = passed
     return net
