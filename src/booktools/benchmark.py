@@ -6,8 +6,8 @@
 
 Each lesson is executed alone with stock papermill in a scratch folder, and measured as a whole process
 (papermill and its kernel, user + system CPU). The course's scripts were measured in the units of a
-fixed pure-Python workload (``../shared/tools/calibrate.py``, run here before and after the lessons), so
-``source-timings.json`` times that workload's seconds today give the source's CPU on this machine now:
+fixed pure-Python workload (``../shared/tools/calibrate.py``, run here right before and after each
+lesson), so ``source-timings.json`` times that workload's seconds then give the source's CPU here now:
 the ratio holds across machines and days, while seconds drift.
 
 Per lesson the CPU is split into kernel start and imports (the process's CPU outside cells, plus cells
@@ -163,14 +163,21 @@ def main(argv=None) -> int:
     units = json.loads((shared / "course" / "source-timings.json").read_text())["lessons"]
     lessons = find_lessons(root, args.lessons or None)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {len(lessons)} lessons", flush=True)
-    first = calibrate(shared)
-    results = {}
+    # As the source was measured: the calibration right before and right after each lesson, their mean
+    # its unit (the machine's speed drifts by 20% within minutes; one unit for the whole run would not
+    # follow it). Each calibration after a lesson is the one before the next.
+    before, results, source, seen = calibrate(shared), {}, {}, []
     for lesson in lessons:
         results[lesson.stem] = measure_lesson(lesson)
-        print(f"  {lesson.stem:<55} {results[lesson.stem]['cpu']:6.1f} s CPU", flush=True)
-    unit = (first + calibrate(shared)) / 2
-    print(f"calibration workload {unit:.3f} s CPU (source-timings.json is in these units)")
-    print_lessons(results, {lesson.stem: units[str(lesson.number)] * unit for lesson in lessons})
+        after = calibrate(shared)
+        source[lesson.stem] = units[str(lesson.number)] * (before + after) / 2
+        seen.append(after)
+        print(f"  {lesson.stem:<55} {results[lesson.stem]['cpu']:6.1f} s CPU, calibration "
+              f"{before:.3f}-{after:.3f} s", flush=True)
+        before = after
+    print(f"calibration workload {min(seen):.3f}-{max(seen):.3f} s CPU over the run "
+          "(source-timings.json is in its units)")
+    print_lessons(results, source)
     if args.make:
         time_make_targets(root)
     return 0
