@@ -122,3 +122,19 @@ def test_comparison_lines_are_the_hits_over_this_seeds_test_set(lesson, other_se
     assert all(printed.values()), f"{lesson.stem}: the comparison line names no value for each model: {line[0]}"
     assert (printed["linear model"][1], printed["decision tree"][1]) == (
         f"{linear_model(test_size):.4f}", f"{decision_tree(test_size):.4f}")
+
+
+def test_shape_check_accepts_another_choice_and_rejects_another_table():
+    """The check itself: a chosen setting named in more words, 'never' for a number and name=value
+    settings pass; a lost column, a number turned into a word the lesson never prints, and a missing
+    line fail."""
+    expected = ("chosen: sigmoid\n  plain   0.05   0.3664   19   0.8056\n"
+                "  initialization seed=20260219, batch size=30\n")
+    words, placeholders = {"hyperbolic", "tangent", "sigmoid", "never"}, {"never"}
+    assert not shape_differences(expected, "chosen: hyperbolic tangent\n  plain   0.05   0.4056   never"
+                                 "   0.7698\n  initialization seed=8, batch size=30\n", words, placeholders)
+    lost_column = "chosen: sigmoid\n  plain   0.05   0.3664   0.8056\n  initialization seed=8, batch size=30\n"
+    assert shape_differences(expected, lost_column, words, placeholders)
+    unknown_word = expected.replace("19", "later")
+    assert shape_differences(expected, unknown_word, words, placeholders)
+    assert shape_differences(expected, expected.split("\n", 1)[1], words, placeholders)
