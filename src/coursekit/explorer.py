@@ -262,8 +262,8 @@ class Explorer:
             style = "" if key == default_key else ' style="display:none"'
             images.append(f'<img src="data:image/png;base64,{encoded}" data-frame="{indices}" '
                           f'alt="{html.escape(self.description or "explorer")}: {html.escape(setting)}"{style}>')
-        fixed = [f"{name.replace('_', ' ')} {control.default}" for name, control in self.controls.items()
-                 if name not in self.frames]
+        fixed = [f"{control.label or name.replace('_', ' ')} = {control.default}"
+                 for name, control in self.controls.items() if name not in self.frames]
         note = (f"Frames drawn when the lesson was executed; the other controls stay at "
                 f"{html.escape(', '.join(fixed))}." if fixed else "Frames drawn when the lesson was executed.")
         return (f'<div class="coursekit-explorer" data-controls="{html.escape(json.dumps(controls))}">'
