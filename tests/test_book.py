@@ -166,3 +166,13 @@ def test_execution_report_lists_every_lesson(build_log):
         assert f"book/{lesson.unit}/{lesson.stem}" in html, f"{lesson.stem} missing from the execution report"
     intro = (HTML / "book" / "intro.html").read_text(encoding="utf-8")
     assert 'href="execution.html"' in intro and 'href="glossary.html"' in intro
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_is_built_from_its_latest_execution(lesson, build_log):
+    """A lesson executed again (coursekit changed, its text did not) gets its page rebuilt."""
+    from booktools.execute import executed_path
+
+    page = HTML / "book" / lesson.unit / f"{lesson.stem}.html"
+    executed = executed_path(ROOT, lesson)
+    assert page.stat().st_mtime >= executed.stat().st_mtime, f"{lesson.stem}: the page predates its execution"

@@ -12,6 +12,9 @@
   HTML needs, taken from the ``sphinx-mathjax-offline`` package (the whole of it is 24 MB).
 - **Notebook downloads.** Every lesson page offers its executed notebook in the theme's download menu,
   with the numbers of its prose already filled in for jupyterlab-myst, so that it opens readable.
+- **Pages follow their execution.** A lesson is executed again when coursekit or the pinned packages
+  change, while its text stays the same; Sphinx rebuilds a page only when its source or a noted
+  dependency is newer, so the executed notebook is noted as one.
 """
 
 import base64
@@ -139,11 +142,20 @@ def copy_mathjax(app, exception) -> None:
             shutil.copy2(source / part, target / part)
 
 
+def depend_on_execution(app, docname, source):
+    """Note the lesson's executed notebook (`booktools.execute`) as a dependency of its page."""
+    executed = Path(app.srcdir) / "_build" / "executed" / (docname.removeprefix("book/") + ".ipynb")
+    if docname.startswith("book/") and executed.is_file():
+        app.env.note_dependency(str(executed))
+
+
 def setup(app):
     app.add_role("eval", PasteTextRole(), override=True)
+    app.connect("source-read", depend_on_execution)
     app.connect("builder-inited", on_builder_inited)
     app.add_js_file("explorer.js")
     app.add_css_file("explorer.css")
     app.connect("html-page-context", on_page_context)  # before the theme builds its download menu (501)
     app.connect("build-finished", copy_mathjax)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+    # env_version 2: pages read before their executed notebook was a dependency are all read again
+    return {"version": "1", "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}
