@@ -1,8 +1,9 @@
 """The network of unit 3 (lessons 21-24), its parameters held in one flat list.
 
 The network reads the eight ``PRACTICE_FIELDS`` of the subscriber table, has one hidden layer of
-rectified units and one output unit whose sign is the prediction (0 or more: suspicious). Lesson 21
-writes this code out and explains it; lessons 22-24 import it from here.
+rectified units and one output unit whose sign is the prediction (0 or more: suspicious). Lesson 20
+writes its gradient out by hand (and checks it against a computation graph) for its own network;
+this is the same hand route for any number of hidden units, imported by lessons 21-24.
 
 The parameters are one flat list, in this order::
 
