@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from booktools.execute import execute_lessons, executed_path
+from booktools.execute import OTHER_SEED, execute_lessons, executed_path, seed_variant
 from booktools.lessons import find_lessons
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,3 +43,10 @@ def build_log(executed_lessons):
     log = done.stdout + done.stderr
     assert done.returncode == 0, f"the book did not build cleanly:\n{log[-4000:]}"
     return log
+
+
+@pytest.fixture(scope="session")
+def other_seed_lessons():
+    outcomes = execute_lessons(ROOT, selection=[lesson.stem for lesson in LESSONS], variant=seed_variant(OTHER_SEED))
+    return {o.lesson.stem: (None if o.error else executed_path(ROOT, o.lesson, seed_variant(OTHER_SEED)), o.error)
+            for o in outcomes}

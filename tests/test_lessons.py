@@ -80,10 +80,18 @@ def code_cells(lesson) -> list[str]:
     return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
 
 
+CLAIM_MAKERS = {"Claim", "measured"}
+"""What builds a claim in a lesson (`coursekit.claims`): its first argument is a quoted name too."""
+
+
 def quoted_names(tree) -> list[str]:
-    """The names a lesson passes to ``quote(name=...)``, once per occurrence."""
-    return [keyword.arg for node in ast.walk(tree) if isinstance(node, ast.Call)
-            and getattr(node.func, "id", None) == "quote" for keyword in node.keywords]
+    """The names a lesson passes to ``quote(name=...)`` or names a claim by (``Claim("name", ...)``),
+    once per occurrence."""
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    return ([keyword.arg for node in calls if getattr(node.func, "id", None) == "quote"
+             for keyword in node.keywords]
+            + [node.args[0].value for node in calls if getattr(node.func, "id", None) in CLAIM_MAKERS
+               and node.args and isinstance(node.args[0], ast.Constant)])
 
 
 OWN_SCOPE = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,

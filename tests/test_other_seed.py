@@ -19,13 +19,6 @@ PATTERN = re.compile(r"^[#.+\-|*o]+$")  # rows of a drawn grid or sequence, whic
 NUMERIC = re.compile(r"^(?=.*\d)[\d.,+\-%x/e()\[\];:]+$")  # 0.7857, 0.7659-0.7857, 12x12, 1e-05, (3),
 
 
-@pytest.fixture(scope="session")
-def other_seed_lessons():
-    outcomes = execute_lessons(ROOT, selection=[lesson.stem for lesson in LESSONS], variant=OTHER)
-    return {o.lesson.stem: (None if o.error else executed_path(ROOT, o.lesson, OTHER), o.error)
-            for o in outcomes}
-
-
 LITERAL = re.compile(r"""["']([^"'\n]*)["']""")
 
 

@@ -71,3 +71,39 @@ def differences(expected: str, actual: str, sensitive: set[int]) -> list[str]:
                                     "expected", "printed", lineterm="", n=2)
         problems.append("\n".join(diff))
     return problems
+
+
+def recorded_claims(notebook_path: Path) -> tuple[dict, list[str]]:
+    """The claims an executed lesson recorded (`coursekit.claims`), merged over its outputs, and a list
+    of problems: a name recorded twice, an entry without a boolean ``holds`` or a sentence."""
+    from coursekit.claims import CLAIMS_MIME
+
+    merged, problems = {}, []
+    for cell in nbformat.read(notebook_path, as_version=4).cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {}).get(CLAIMS_MIME)
+            if data is None:
+                continue
+            if isinstance(data, str):
+                data = json.loads(data)
+            for name, entry in data.items():
+                if name in merged:
+                    problems.append(f"{name}: recorded twice")
+                if not (isinstance(entry, dict) and isinstance(entry.get("holds"), bool)
+                        and isinstance(entry.get("says"), str) and entry["says"].strip()):
+                    problems.append(f"{name}: needs a boolean 'holds' and a non-empty 'says', got {entry!r}")
+                merged[name] = entry
+    return merged, problems
+
+
+def glued_texts(notebook_path: Path) -> dict[str, str]:
+    """name -> the text/plain repr that `coursekit.prose` glued for the HTML book."""
+    from coursekit.prose import GLUE_PREFIX
+
+    texts = {}
+    for cell in nbformat.read(notebook_path, as_version=4).cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name and GLUE_PREFIX + "text/plain" in output.get("data", {}):
+                texts[name] = output["data"][GLUE_PREFIX + "text/plain"]
+    return texts

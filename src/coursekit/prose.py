@@ -22,12 +22,40 @@ GLUE_PREFIX = "application/papermill.record/"
 """Where myst-nb looks for glued values in a cell's outputs (the papermill/scrapbook record format)."""
 
 
+def require_quotable_name(what: str, name) -> str:
+    """A name the text can ``{eval}``: a lowercase Python identifier that is no keyword."""
+    if (not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name)
+            or name.startswith("_") or not name.islower()):
+        raise ValueError(f"{what}: a quoted name must be a lowercase Python identifier, got {name!r}")
+    return name
+
+
 def _check(name: str, value) -> None:
-    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_") or not name.islower():
-        raise ValueError(f"{name}: a quoted name must be a lowercase Python identifier, got {name!r}")
+    require_quotable_name(name, name)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise ValueError(f"{name} must be quoted as text (format it first, e.g. f\"{{x:.4f}}\") or as an "
                          f"int, got {value!r} ({type(value).__name__})")
+
+
+def glue(texts: dict) -> bool:
+    """Set each name of ``texts`` in the notebook and glue its text for the HTML book.
+
+    Returns False (and does nothing) outside IPython. `quote` and `coursekit.claims.record` use it.
+    """
+    for name, value in texts.items():
+        _check(name, value)
+    from IPython import get_ipython  # imported here so that coursekit itself needs no IPython
+
+    shell = get_ipython()
+    if shell is None:
+        return False
+    from IPython.display import display
+
+    shell.push(texts)
+    for name, value in texts.items():
+        display({GLUE_PREFIX + "text/plain": repr(value)}, raw=True,
+                metadata={"scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX}})
+    return True
 
 
 def quote(**texts) -> None:
@@ -38,19 +66,7 @@ def quote(**texts) -> None:
     """
     if not texts:
         raise ValueError("texts: quote at least one name=text")
-    for name, value in texts.items():
-        _check(name, value)
-    from IPython import get_ipython  # imported here so that coursekit itself needs no IPython
-
-    shell = get_ipython()
-    if shell is None:
-        return
-    from IPython.display import display
-
-    shell.push(texts)
-    for name, value in texts.items():
-        display({GLUE_PREFIX + "text/plain": repr(value)}, raw=True,
-                metadata={"scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX}})
+    glue(texts)
 
 
 NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
@@ -61,3 +77,32 @@ def in_words(count: int) -> str:
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"count must be a non-negative integer, got {count!r}")
     return NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
+
+
+def counted(count: int, noun: str, plural: str | None = None, signed: bool = False) -> str:
+    """A count with its noun in the right number: ``"1 subscriber"``, ``"12 subscribers"``.
+
+    ``plural`` is for nouns that do not just add an s (``counted(2, "batch", "batches")``); ``signed``
+    writes the sign of a difference (``"+1 subscriber"``, ``"-2 subscribers"``, ``"0 subscribers"``).
+
+    >>> counted(1, "grid"), counted(0, "layer"), counted(3, "candidate"), counted(-1, "row", signed=True)
+    ('1 grid', '0 layers', '3 candidates', '-1 row')
+    """
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise ValueError(f"count must be an integer, got {count!r}")
+    if not isinstance(noun, str) or not noun.strip():
+        raise ValueError(f"noun must be a non-empty word, got {noun!r}")
+    number = f"{count:+d}" if signed and count else str(count)
+    return f"{number} {noun if abs(count) == 1 else (plural or noun + 's')}"
+
+
+def series(words) -> str:
+    """Words joined as a sentence lists them: ``"8"``, ``"8 and 9"``, ``"6, 7 and 8"``.
+
+    >>> series(["6", "7", "8"])
+    '6, 7 and 8'
+    """
+    items = [str(word) for word in words]
+    if not items:
+        raise ValueError("words must not be empty")
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

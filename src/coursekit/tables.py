@@ -86,3 +86,17 @@ def listing(values: Sequence, spec: str = ".4f") -> str:
     """Values as prose, each formatted with ``spec``: ``'a and b'``, ``'a, b and c'``."""
     texts = [f"{value:{spec}}" for value in require_nonempty("values", values)]
     return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+
+
+def band_words(values: Sequence[float], spec: str = ".4f") -> str:
+    """The band as a sentence reads it after "is": ``"between 0.7659 and 0.7857"``, or, when every run
+    landed on the same value, ``"0.7937 in every run"`` (a band ``0.7937-0.7937`` would hide that the
+    runs agree exactly).
+
+    >>> band_words([0.5, 0.75]), band_words([0.75, 0.75, 0.75])
+    ('between 0.5000 and 0.7500', '0.7500 in every run')
+    """
+    low, high = band(values)
+    if low == high:
+        return f"{low:{spec}} in every run" if len(values) > 1 else f"{low:{spec}}"
+    return f"between {low:{spec}} and {high:{spec}}"

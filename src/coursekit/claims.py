@@ -1,0 +1,111 @@
+"""Conclusions as computed claims: the words that judge a number come from the number.
+
+A lesson that concludes something from a measurement ("the hidden layer adds less than the runs
+move", "the rectified network is the best of the three") states it as a `Claim`: a name, the
+condition computed from this run's numbers, and a sentence for either outcome. `record` then does
+three things at once::
+
+    record(
+        Claim("capacity_within_runs", capacity < spread,
+              yes=f"The hidden layer adds less than one run moves from the next.",
+              no=f"The hidden layer adds more than one run moves from the next."),
+    )
+
+- the chosen sentence is quoted under the claim's name, like every prose number
+  (`coursekit.prose.quote`): the text writes ``{eval}`capacity_within_runs``` and shows, on the HTML
+  page and in JupyterLab alike, the sentence that this run's numbers chose;
+- every claim is recorded in one machine-readable output of the executed notebook, mime type
+  `CLAIMS_MIME`, ``{name: {"holds": bool, "says": sentence}}``, which no reader sees (no renderer of
+  JupyterLab or of the book's HTML build shows that type) and which the tests and the seed atlas read;
+- nothing is displayed or set outside IPython (a script, a test).
+
+So with any seed no sentence of a lesson contradicts its own table: the sentence is the outcome.
+"""
+
+from dataclasses import dataclass
+
+from .noise import is_measured
+from .prose import glue, require_quotable_name
+
+CLAIMS_MIME = "application/vnd.coursekit.claims+json"
+"""The mime type of a lesson's recorded claims (one or more outputs per notebook; readers merge them)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One conclusion: ``name`` (a lowercase identifier, the same for every seed), ``holds`` (the
+    condition, computed), and the sentence shown when it holds (``yes``) or not (``no``)."""
+
+    name: str
+    holds: bool
+    yes: str
+    no: str
+
+    def __post_init__(self):
+        require_quotable_name("name", self.name)
+        if not isinstance(self.holds, bool):
+            raise ValueError(f"{self.name}: holds must be a bool computed from the numbers (write the "
+                             f"comparison, e.g. a < b), got {self.holds!r} ({type(self.holds).__name__})")
+        for outcome in ("yes", "no"):
+            words = getattr(self, outcome)
+            if not isinstance(words, str) or not words.strip():
+                raise ValueError(f"{self.name}: {outcome} must be the non-empty sentence shown when the "
+                                 f"claim {'holds' if outcome == 'yes' else 'does not hold'}, got {words!r}")
+
+    @property
+    def says(self) -> str:
+        """The sentence this run's numbers chose."""
+        return self.yes if self.holds else self.no
+
+
+def claims_record(claims) -> dict:
+    """``{name: {"holds": ..., "says": ...}}`` of ``claims``; a repeated name raises ValueError."""
+    record = {}
+    for claim in claims:
+        if not isinstance(claim, Claim):
+            raise ValueError(f"claims must be Claim objects, got {claim!r} ({type(claim).__name__})")
+        if claim.name in record:
+            raise ValueError(f"{claim.name}: a claim name is recorded once per lesson, repeated here")
+        record[claim.name] = {"holds": claim.holds, "says": claim.says}
+    if not record:
+        raise ValueError("claims: record at least one Claim")
+    return record
+
+
+def record(*claims: Claim) -> None:
+    """Quote each claim's sentence under its name and record all of them as one `CLAIMS_MIME` output."""
+    recorded = claims_record(claims)
+    shown = glue({name: entry["says"] for name, entry in recorded.items()})
+    if shown:
+        from IPython.display import display
+
+        display({CLAIMS_MIME: recorded}, raw=True)
+
+
+def measured(name: str, what: str, change: float, second_run_difference: float, sampling_error: float,
+             spec: str = "+.4f") -> Claim:
+    r"""The course's standard claim that a change *is measured*: larger, by size, than both the second
+    run's difference and the test number's sampling error (`coursekit.noise.is_measured`). ``what``
+    names the change as the sentence starts (``"What the hidden layer adds"``); the sentence says
+    which yardstick it clears.
+
+    >>> measured("gain", "The gain", 0.004, 0.016, 0.026).says
+    "The gain, +0.0040, is no larger than the second run's difference (0.0160) or the sampling error (0.0260): not a measured difference."
+    """
+    if not isinstance(what, str) or not what.strip():
+        raise ValueError(f"{name}: what must name the change, got {what!r}")
+    holds = is_measured(change, second_run_difference, sampling_error)
+    run, error = abs(second_run_difference), sampling_error
+    beyond_run, beyond_error = abs(change) > run, abs(change) > error
+    yardsticks = (f"the second run's difference ({run:.4f})", f"the sampling error ({error:.4f})")
+    if beyond_run and beyond_error:
+        reason = f"is larger than both {yardsticks[0]} and {yardsticks[1]}"
+    elif beyond_run:
+        reason = f"is larger than {yardsticks[0]} but not than {yardsticks[1]}"
+    elif beyond_error:
+        reason = f"is larger than {yardsticks[1]} but not than {yardsticks[0]}"
+    else:
+        reason = f"is no larger than {yardsticks[0]} or {yardsticks[1]}"
+    head = f"{what}, {change:{spec}}, "
+    return Claim(name, holds, yes=f"{head}{reason}: a measured difference.",
+                 no=f"{head}{reason}: not a measured difference.")
