@@ -109,3 +109,28 @@ def measured(name: str, what: str, change: float, second_run_difference: float, 
     head = f"{what}, {change:{spec}}, "
     return Claim(name, holds, yes=f"{head}{reason}: a measured difference.",
                  no=f"{head}{reason}: not a measured difference.")
+
+
+SECOND_RUN_CLAIM = "second_run_outweighs_change"
+"""The name of every lesson's closing claim (`second_run_outweighs`), which the Course Wrap-Up counts."""
+
+
+def second_run_outweighs(what: str, change: float, second_run_difference: float,
+                         spec: str = ".4f") -> Claim:
+    """The course's closing question for a lesson: did the second run move the number more than the
+    change the lesson studied (capacity, depth, heads, an architecture)? ``what`` names that change as
+    the sentence ends (``"the hidden layer adds"``); both differences are compared by size.
+
+    >>> second_run_outweighs("the hidden layer adds", 0.004, -0.0159).says
+    'The second run moves the number by 0.0159, more than the 0.0040 the hidden layer adds.'
+    """
+    if not isinstance(what, str) or not what.strip():
+        raise ValueError(f"what must name the change the lesson studied, got {what!r}")
+    for name, value in (("change", change), ("second_run_difference", second_run_difference)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{name} must be a number, got {value!r}")
+    run, studied = abs(second_run_difference), abs(change)
+    head = f"The second run moves the number by {run:{spec}}"
+    return Claim(SECOND_RUN_CLAIM, run > studied,
+                 yes=f"{head}, more than the {studied:{spec}} {what}.",
+                 no=f"{head}, no more than the {studied:{spec}} {what}.")

@@ -8,6 +8,7 @@ A change counts as measured only when it is larger than both.
 """
 
 import math
+import statistics
 
 from .checks import require_positive_int
 
@@ -22,6 +23,22 @@ def standard_error(accuracy: float, examples: int) -> float:
         raise ValueError(f"accuracy must be a share between 0 and 1, got {accuracy!r}")
     require_positive_int("examples", examples)
     return math.sqrt(accuracy * (1 - accuracy) / examples)
+
+
+def standard_error_of_mean(values) -> float:
+    """One standard error of a mean measured over examples (a mean reconstruction error, say):
+    the examples' sample standard deviation over the square root of their number.
+
+    >>> round(standard_error_of_mean([1.0, 2.0, 3.0, 4.0]), 4)
+    0.6455
+    """
+    values = list(values)
+    if len(values) < 2:
+        raise ValueError(f"values must hold at least two examples, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+            raise ValueError(f"values must be numbers, got {value!r}")
+    return statistics.stdev(values) / math.sqrt(len(values))
 
 
 def is_measured(change: float, second_run_difference: float, sampling_error: float) -> bool:

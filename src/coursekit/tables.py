@@ -100,3 +100,17 @@ def band_words(values: Sequence[float], spec: str = ".4f") -> str:
     if low == high:
         return f"{low:{spec}} in every run" if len(values) > 1 else f"{low:{spec}}"
     return f"between {low:{spec}} and {high:{spec}}"
+
+
+def band_label(values: Sequence[float], noun: str = "runs") -> str:
+    """The band as a sentence shows it in place of a number: ``"0.7659-0.7857"`` like `band_text`,
+    but ``"0.7937 (all 3 runs alike)"`` when every value is the same, which a band ``0.7937-0.7937``
+    would hide.
+
+    >>> band_label([0.5, 0.75]), band_label([0.75, 0.75, 0.75]), band_label([0.5] * 2, "results")
+    ('0.5000-0.7500', '0.7500 (all 3 runs alike)', '0.5000 (all 2 results alike)')
+    """
+    low, high = band(values)
+    if low == high and len(values) > 1:
+        return f"{low:.4f} (all {len(values)} {noun} alike)"
+    return band_text(values)
