@@ -12,6 +12,8 @@
   HTML needs, taken from the ``sphinx-mathjax-offline`` package (the whole of it is 24 MB).
 - **Notebook downloads.** Every lesson page offers its executed notebook in the theme's download menu,
   with the numbers of its prose already filled in for jupyterlab-myst, so that it opens readable.
+- **The Course Wrap-Up.** The ``wrap-up`` directive builds the course's closing table from every
+  lesson's execution in the book's cache (`booktools.wrapup`); the page is rebuilt when one changes.
 - **Pages follow their execution.** A lesson is executed again when coursekit or the pinned packages
   change, while its text stays the same; Sphinx rebuilds a page only when its source or a noted
   dependency is newer, so the executed notebook is noted as one.
@@ -26,6 +28,9 @@ import shutil
 from pathlib import Path
 
 import nbformat
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
 from jupyter_cache import get_cache
 from myst_nb.core.read import read_myst_markdown_notebook
 from myst_nb.ext.glue.roles import PasteTextRole  # internal to myst-nb: keep myst-nb pinned
@@ -149,7 +154,41 @@ def depend_on_execution(app, docname, source):
         app.env.note_dependency(str(executed))
 
 
+# --- the Course Wrap-Up ----------------------------------------------------------------------------------
+
+class WrapUpDirective(SphinxDirective):
+    """``wrap-up``: the table of every lesson's baseline, network's number, second run and sampling
+    error, and the course's closing claims, read from the lessons' executions (`booktools.wrapup`)."""
+
+    def run(self):
+        from .. import wrapup
+        from ..lessons import find_lessons
+
+        app, rows = self.env.app, []
+        for lesson in find_lessons(Path(app.srcdir)):
+            docname = f"book/{lesson.unit}/{lesson.stem}"
+            notebook = executed_notebook(app, docname)
+            if notebook is None:
+                raise self.error(f"wrap-up: lesson {lesson.stem} has no execution in the book's cache "
+                                 "(run make book)")
+            try:
+                rows.append(wrapup.row_of(lesson, notebook))
+            except ValueError as error:
+                raise self.error(f"wrap-up: {error}") from error
+            executed = Path(app.srcdir) / "_build" / "executed" / lesson.unit / f"{lesson.stem}.ipynb"
+            if executed.is_file():
+                self.env.note_dependency(str(executed))
+        test_size = int(wrapup.glued(executed_notebook(app, f"book/{rows[0].lesson.unit}/"
+                                                            f"{rows[0].lesson.stem}"))["test_size"])
+        text = wrapup.markdown(rows, test_size, link=lambda row: (
+            f"{{doc}}`{row.title} </book/{row.lesson.unit}/{row.lesson.stem}>`"))
+        container = nodes.container(classes=["coursekit-wrap-up"])
+        self.state.nested_parse(StringList(text.splitlines()), self.content_offset, container)
+        return container.children
+
+
 def setup(app):
+    app.add_directive("wrap-up", WrapUpDirective)
     app.add_role("eval", PasteTextRole(), override=True)
     app.connect("source-read", depend_on_execution)
     app.connect("builder-inited", on_builder_inited)
