@@ -31,11 +31,39 @@ def printed_stdout(notebook_path: Path) -> str:
     return "".join(chunks)
 
 
-def sensitive_tokens(expected_dir: Path, number: int) -> set[int]:
-    """Indices of the tokens of lesson ``number`` that are compared by shape only."""
+def _sensitive_entry(expected_dir: Path, number: int) -> dict | None:
     path = expected_dir / "platform-sensitive.json"
-    entry = json.loads(path.read_text(encoding="utf-8"))["lessons"].get(str(number)) if path.exists() else None
-    return {i for low, high in entry["ranges"] for i in range(low, high + 1)} if entry else set()
+    return json.loads(path.read_text(encoding="utf-8"))["lessons"].get(str(number)) if path.exists() else None
+
+
+def sensitive_tokens(expected_dir: Path, number: int) -> set[int]:
+    """Indices of the tokens of lesson ``number`` that are compared by shape only: the values of its
+    chaotic ("platform") cells, never their labels."""
+    entry = _sensitive_entry(expected_dir, number)
+    if not entry or entry["kind"] != "platform":
+        return set()
+    return {i for low, high in entry["ranges"] for i in range(low, high + 1)}
+
+
+def source_count_tokens(expected_dir: Path, number: int) -> dict[int, tuple[str, ...]]:
+    """Token index -> the definitions whose non-blank lines the lesson counts there (lesson 20 prints
+    line counts of its own code: the tests compute them from the lesson and compare exactly)."""
+    entry = _sensitive_entry(expected_dir, number)
+    if not entry or entry["kind"] != "source":
+        return {}
+    return {low: tuple(names) for (low, _), names in zip(entry["ranges"], entry["definitions"])}
+
+
+def definition_lines(code_cells: list[str], name: str) -> int:
+    """Non-blank lines of the class or function ``name`` as the lesson's code cells define it."""
+    import ast
+
+    for source in code_cells:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name == name:
+                lines = source.splitlines()[node.lineno - 1:node.end_lineno]
+                return sum(1 for line in lines if line.strip())
+    raise ValueError(f"{name}: no such class or function in the lesson's code")
 
 
 def same_shape(expected: str, actual: str) -> bool:
