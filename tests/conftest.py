@@ -37,6 +37,10 @@ def executed_lessons():
 def build_log(executed_lessons):
     """Build the HTML book (warnings are errors) from the lessons just executed; the build's log."""
     assert all(error is None for _, error in executed_lessons.values()), "a lesson failed to execute"
+    # The book holds every lesson: those LESSONS left out must be current too (the build refuses a
+    # lesson whose cache record is missing or stale).
+    failed = [o.lesson.stem for o in execute_lessons(ROOT) if o.error]
+    assert not failed, f"lessons failed to execute: {failed}"
     jupyter_book = Path(sys.executable).parent / "jupyter-book"
     done = subprocess.run([str(jupyter_book), "build", str(ROOT), "--warningiserror", "--nitpick",
                            "--keep-going"], cwd=ROOT, capture_output=True, text=True)

@@ -169,10 +169,19 @@ def test_execution_report_lists_every_lesson(build_log):
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
-def test_lesson_page_is_built_from_its_latest_execution(lesson, build_log):
-    """A lesson executed again (coursekit changed, its text did not) gets its page rebuilt."""
+def test_page_download_and_tests_show_one_execution(lesson, build_log):
+    """The numbers a page shows in its text, the ones its download carries and the ones the tests read
+    from `_build/executed` come from the same execution."""
     from booktools.execute import executed_path
+    from booktools.outputs import glued_texts
 
-    page = HTML / "book" / lesson.unit / f"{lesson.stem}.html"
-    executed = executed_path(ROOT, lesson)
-    assert page.stat().st_mtime >= executed.stat().st_mtime, f"{lesson.stem}: the page predates its execution"
+    tested = glued_texts(executed_path(ROOT, lesson))
+    page = unescape((HTML / "book" / lesson.unit / f"{lesson.stem}.html").read_text(encoding="utf-8"))
+    download = json.loads((HTML / "_sources" / "book" / lesson.unit / f"{lesson.stem}.ipynb").read_text())
+    shown = [e["result"]["data"]["text/plain"] for cell in download["cells"]
+             for e in cell["metadata"].get("user_expressions", [])]
+    assert tested and set(shown) <= set(tested.values()), f"{lesson.stem}: the download is another execution's"
+    text = re.sub(r"<[^>]+>", "", page)
+    missing = [name for name, value in tested.items() if value.strip("'\"") not in text
+               and f"`{name}`" in lesson.path.read_text(encoding="utf-8")]
+    assert not missing, f"{lesson.stem}: the page does not show what the tested execution quoted: {missing[:5]}"

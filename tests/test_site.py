@@ -93,3 +93,23 @@ def test_publishing_workflow_runs_the_readme_targets():
     assert "pull_request" in deploy["if"] and deploy["permissions"] == {"pages": "write", "id-token": "write"}
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make test" in readme and "make book" in readme
+    cache = next(i for i, step in enumerate(build) if step.get("uses", "").startswith("actions/cache"))
+    first_make = next(i for i, step in enumerate(build) if "run" in step)
+    assert cache < first_make, "the executions must be restored before make test"
+    paths = build[cache]["with"]["path"].split()
+    assert {"_build/.jupyter_cache", "_build/executed", "_build/executed-SEED-7"} <= set(paths)
+    assert build[cache]["with"]["restore-keys"], "without a prefix a changed lesson would find no cache"
+
+
+def test_the_archive_leaves_out_images_no_page_shows(build_log):
+    """Sphinx never cleans _build/html/_images: frames of earlier builds must not be shipped."""
+    stale = ROOT / "_build" / "html" / "_images" / "explorer-0000000000stale.png"
+    stale.write_bytes(b"not a frame of this build")
+    try:
+        archive, _, _ = make_archive(ROOT)
+        with zipfile.ZipFile(archive) as zipped:
+            names = zipped.namelist()
+        assert f"{FOLDER}/_images/{stale.name}" not in names
+        assert any(name.startswith(f"{FOLDER}/_images/explorer-") for name in names)
+    finally:
+        stale.unlink()

@@ -1,16 +1,22 @@
 """Execute the lessons once, in parallel, and share the result between the tests and the HTML build.
 
 Each lesson (a MyST Markdown notebook) is read exactly the way myst-nb reads it for the book, executed
-with papermill, and stored in two places:
+with papermill, and stored:
 
-- ``_build/executed/<unit>/NN-slug.ipynb``: the executed notebook, whose stdout the tests compare with
-  ``tests/expected/``;
-- the jupyter-cache of the book (``_build/.jupyter_cache``), keyed on the lesson's code cells, where
-  ``jupyter-book build`` (``execute_notebooks: cache``) finds it and executes nothing itself.
+- in the jupyter-cache of the book (``_build/.jupyter_cache``), keyed on the lesson's code cells, where
+  ``jupyter-book build`` (``execute_notebooks: cache``) finds it and executes nothing itself. **This
+  record is the truth**: it carries the lesson's *stamp* (`STAMP_KEY` in the record's data), and the
+  book's Sphinx extension refuses to build a page whose record is missing or stamped for other inputs;
+- as ``_build/executed/<unit>/NN-slug.ipynb``, an export of the same execution with the same stamp,
+  whose stdout the tests compare with ``tests/expected/``.
 
-A lesson is executed again only when its *stamp* changes: a hash of the lesson's text, the source of
-``coursekit``, ``requirements.txt``, the Python version and the parameters it runs with. Lessons run
-side by side, one kernel per core.
+The stamp is a hash of what an execution depends on: the lesson's text, every file of ``coursekit``
+(sub-packages and data files included), ``requirements.txt``, the Python that runs the kernel, the
+platform and its C library (a few chaotic cells move with the maths library), and the parameters. A
+lesson is executed again only when its stamp changes; its text is read once per run, so an edit made
+while it runs leaves it stale, never pasted under old outputs. Results reach the cache as each lesson
+completes; an execution that fails removes the lesson's records from the cache, so that no page is
+built from outputs its code no longer computes. Lessons run side by side, one kernel per core.
 
 The tests also execute every lesson with another seed (`OTHER_SEED`), into
 ``_build/executed-SEED-<seed>/``, to check that a lesson follows the course's algorithm for any seed;
@@ -25,11 +31,12 @@ those notebooks never reach the book.
 import argparse
 import hashlib
 import json
+import multiprocessing
 import os
+import platform
 import sys
 import time
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +87,8 @@ class Outcome:
     executed: bool  # False when the stored result was still valid
     seconds: float
     error: str | None = None
+    text: str | None = None  # the lesson's text as it was executed (read once)
+    stamp: str | None = None
 
 
 def executed_path(root: Path, lesson: Lesson, variant: Variant = BOOK) -> Path:
@@ -90,30 +99,48 @@ def cache_path(root: Path) -> Path:
     return root / "_build" / ".jupyter_cache"
 
 
-def _digest_files(paths) -> str:
+def _digest_files(root: Path, paths) -> str:
     digest = hashlib.sha256()
     for path in sorted(paths):
-        digest.update(str(path.name).encode())
+        digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
+def coursekit_files(root: Path) -> list[Path]:
+    """Every file of the coursekit package: modules, sub-packages and data files (no bytecode)."""
+    package = root / "src" / "coursekit"
+    return [path for path in package.rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"]
+
+
+def platform_stamp() -> str:
+    """The Python that runs the kernels and the platform under it (chaotic cells follow the C library)."""
+    return "|".join((sys.version, sys.executable, platform.platform(), platform.machine(),
+                     "-".join(platform.libc_ver())))
+
+
 def environment_stamp(root: Path) -> str:
-    """What every lesson depends on besides its own text: coursekit, the pinned packages, Python."""
-    coursekit = sorted((root / "src" / "coursekit").glob("*.py"))
+    """What every lesson depends on besides its own text: coursekit, the pinned packages, Python and
+    the platform."""
     requirements = [root / "requirements.txt"] if (root / "requirements.txt").exists() else []
-    return hashlib.sha256(
-        (_digest_files(coursekit) + _digest_files(requirements) + sys.version).encode()).hexdigest()
+    return hashlib.sha256((_digest_files(root, coursekit_files(root)) + _digest_files(root, requirements)
+                           + platform_stamp()).encode()).hexdigest()
 
 
-def lesson_stamp(lesson: Lesson, environment: str, variant: Variant = BOOK) -> str:
-    return hashlib.sha256(lesson.path.read_bytes() + environment.encode()
+def text_stamp(text: str, environment: str, variant: "Variant" = BOOK) -> str:
+    return hashlib.sha256(text.encode("utf-8") + environment.encode()
                           + repr(variant.parameters).encode()).hexdigest()
 
 
-def read_lesson(lesson: Lesson) -> nbformat.NotebookNode:
-    """The lesson as the notebook myst-nb builds from it (same cells, same metadata, same hash)."""
-    return read_myst_markdown_notebook(lesson.path.read_text(encoding="utf-8"))
+def lesson_stamp(lesson: Lesson, environment: str, variant: Variant = BOOK) -> str:
+    return text_stamp(lesson.path.read_text(encoding="utf-8"), environment, variant)
+
+
+def read_lesson(lesson: Lesson, text: str | None = None) -> nbformat.NotebookNode:
+    """The lesson as the notebook myst-nb builds from it (same cells, same metadata, same hash);
+    from ``text`` when given (the lesson as it was read once)."""
+    return read_myst_markdown_notebook(text if text is not None else lesson.path.read_text(encoding="utf-8"))
 
 
 def stored_stamp(path: Path) -> str | None:
@@ -141,8 +168,13 @@ def run_papermill(lesson: Lesson, notebook, output: Path, parameters: dict | Non
     return nbformat.read(output, as_version=4)
 
 
-def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb) -> None:
-    """Put the outputs of ``executed_nb`` into the book's jupyter-cache under ``source_nb``'s hash."""
+def book_cache(root: Path):
+    return get_cache(str(cache_path(root)))
+
+
+def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb, stamp: str) -> None:
+    """Put the outputs of ``executed_nb`` into the book's jupyter-cache under ``source_nb``'s hash,
+    with the stamp of the inputs they were computed from."""
     code_in = [c for c in source_nb.cells if c.cell_type == "code"]
     code_out = [c for c in executed_nb.cells if c.cell_type == "code"]
     if len(code_in) != len(code_out):
@@ -153,76 +185,129 @@ def store_in_book_cache(root: Path, lesson: Lesson, source_nb, executed_nb) -> N
         cell.outputs = done.outputs
         cell.execution_count = done.get("execution_count")
     bundle.metadata.update({k: v for k, v in executed_nb.metadata.items() if k == "language_info"})
-    get_cache(str(cache_path(root))).cache_notebook_bundle(
+    book_cache(root).cache_notebook_bundle(
         CacheBundleIn(nb=bundle, uri=str(lesson.path),
-                      data={"execution_seconds": executed_nb.metadata.get("booktools_seconds", 0)}),
+                      data={"execution_seconds": executed_nb.metadata.get("booktools_seconds", 0),
+                            STAMP_KEY: stamp}),
         check_validity=False, overwrite=True)
 
 
+def cached_stamp(root: Path, lesson: Lesson, text: str) -> str | None:
+    """The stamp of the cache record the book would use for the lesson's ``text``, or None."""
+    try:
+        record = book_cache(root).match_cache_notebook(read_lesson(lesson, text))
+    except KeyError:
+        return None
+    return (record.data or {}).get(STAMP_KEY)
+
+
+def drop_from_book_cache(root: Path, lesson: Lesson) -> int:
+    """Remove every cache record of the lesson (any version of its text); how many were removed."""
+    cache = book_cache(root)
+    records = [record for record in cache.list_cache_records() if Path(record.uri) == lesson.path]
+    for record in records:
+        cache.remove_cache(record.pk)
+    return len(records)
+
+
+def stale_reason(root: Path, lesson: Lesson, environment: str | None = None) -> str | None:
+    """Why the book cannot show the lesson's stored execution (None when it can): no record for its
+    present code, or a record made from other inputs (its text, coursekit, packages, Python, platform)."""
+    text = lesson.path.read_text(encoding="utf-8")
+    stamp = cached_stamp(root, lesson, text)
+    if stamp is None:
+        return f"lesson {lesson.stem} has no execution of its present code in the book's cache"
+    if stamp != text_stamp(text, environment or environment_stamp(root)):
+        return (f"lesson {lesson.stem} was executed from other inputs than the present ones (its text, "
+                f"coursekit, the requirements, Python or the platform changed since)")
+    return None
+
+
+def state_of(root: Path, lesson: Lesson, text: str, environment: str, variant: Variant = BOOK) -> str:
+    """"current", "unsynced" (executed and exported, but not in the book's cache) or "stale"."""
+    stamp = text_stamp(text, environment, variant)
+    if stored_stamp(executed_path(root, lesson, variant)) != stamp:
+        return "stale"
+    if variant.for_book and cached_stamp(root, lesson, text) != stamp:
+        return "unsynced"
+    return "current"
+
+
 def is_current(root: Path, lesson: Lesson, environment: str, variant: Variant = BOOK) -> bool:
-    """Whether the lesson's stored executed notebook was made from its present text and environment."""
-    return stored_stamp(executed_path(root, lesson, variant)) == lesson_stamp(lesson, environment, variant)
+    """Whether the lesson's stored execution was made from its present text and environment (for the
+    book: both the exported notebook and the cache record the pages are built from)."""
+    return state_of(root, lesson, lesson.path.read_text(encoding="utf-8"), environment, variant) == "current"
 
 
-def execute_lesson(root: Path, lesson: Lesson, environment: str, variant: Variant = BOOK) -> Outcome:
+def execute_lesson(root: Path, lesson: Lesson, environment: str, variant: Variant = BOOK,
+                   text: str | None = None) -> Outcome:
     """Execute one lesson into ``_build/<variant folder>/``, stamped with what it was made from.
 
-    Runs in a worker process; the book cache is filled afterwards by the parent (`sync_book_cache`),
-    so that only one process ever writes the cache's database.
+    ``text`` is the lesson as read once by the caller (read here when not given): the stamp, the
+    executed notebook and the cache record all come from it. Runs in a worker process; the book cache
+    is filled by the parent (`sync_book_cache`), so that only one process writes the cache's database.
     """
+    text = lesson.path.read_text(encoding="utf-8") if text is None else text
+    stamp = text_stamp(text, environment, variant)
     output = executed_path(root, lesson, variant)
     started = time.perf_counter()
     try:
-        done = run_papermill(lesson, read_lesson(lesson), output, parameters=dict(variant.parameters))
+        done = run_papermill(lesson, read_lesson(lesson, text), output, parameters=dict(variant.parameters))
     except Exception as error:  # report, don't hide: the caller fails on it
         output.unlink(missing_ok=True)
-        return Outcome(lesson, True, time.perf_counter() - started, error=str(error))
+        return Outcome(lesson, True, time.perf_counter() - started, error=str(error), text=text, stamp=stamp)
     seconds = time.perf_counter() - started
-    done.metadata[STAMP_KEY] = lesson_stamp(lesson, environment, variant)
+    done.metadata[STAMP_KEY] = stamp
     done.metadata["booktools_seconds"] = round(seconds, 2)
     nbformat.write(done, output)
-    return Outcome(lesson, executed=True, seconds=seconds)
+    return Outcome(lesson, executed=True, seconds=seconds, text=text, stamp=stamp)
 
 
 def sync_book_cache(root: Path, outcome: Outcome) -> None:
-    """Make the book's jupyter-cache hold the lesson's executed outputs (replacing older ones)."""
-    source_nb = read_lesson(outcome.lesson)
-    if not outcome.executed:
-        try:
-            get_cache(str(cache_path(root))).match_cache_notebook(source_nb)
-            return  # already there, from the same execution
-        except KeyError:
-            pass
+    """Make the book's jupyter-cache hold the lesson's executed outputs under its stamp; after a
+    failure, hold nothing of the lesson (a page must not show what its code no longer computes)."""
+    if outcome.error is not None:
+        drop_from_book_cache(root, outcome.lesson)
+        return
     executed_nb = nbformat.read(executed_path(root, outcome.lesson), as_version=4)
-    store_in_book_cache(root, outcome.lesson, source_nb, executed_nb)
+    store_in_book_cache(root, outcome.lesson, read_lesson(outcome.lesson, outcome.text), executed_nb,
+                        outcome.stamp)
 
 
 def execute_lessons(root: Path | None = None, selection=None, force: bool = False,
                     workers: int | None = None, report=None, variant: Variant = BOOK) -> list[Outcome]:
-    """Execute the stale lessons side by side (``workers`` kernels, default one per core)."""
+    """Execute the stale lessons side by side (``workers`` kernels, default one per core); each result
+    reaches the book's cache as soon as it completes."""
     root = root or project_root()
     lessons = find_lessons(root, selection)
     environment = environment_stamp(root)
-    stale = [lesson for lesson in lessons if force or not is_current(root, lesson, environment, variant)]
+    texts = {lesson.stem: lesson.path.read_text(encoding="utf-8") for lesson in lessons}
+    states = {lesson.stem: "stale" if force else state_of(root, lesson, texts[lesson.stem], environment, variant)
+              for lesson in lessons}
     outcomes = {}
 
     def finish(outcome: Outcome) -> None:
-        if outcome.error is None and variant.for_book:
+        if variant.for_book and (outcome.executed or outcome.error is not None
+                                 or states[outcome.lesson.stem] == "unsynced"):
             sync_book_cache(root, outcome)
         if report:
             report(outcome)
         outcomes[outcome.lesson.stem] = outcome
 
+    stale = [lesson for lesson in lessons if states[lesson.stem] == "stale"]
     for lesson in lessons:
         if lesson not in stale:
-            finish(Outcome(lesson, executed=False, seconds=0.0))
+            finish(Outcome(lesson, executed=False, seconds=0.0, text=texts[lesson.stem],
+                           stamp=text_stamp(texts[lesson.stem], environment, variant)))
     if stale:
         workers = workers or int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
         # One process per lesson at a time (kernels and their event loops stay out of each other's
         # way); "spawn" so that no worker inherits the threads of the calling process.
         with ProcessPoolExecutor(max_workers=max(1, min(workers, len(stale))),
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
-            for future in [pool.submit(execute_lesson, root, lesson, environment, variant) for lesson in stale]:
+            futures = [pool.submit(execute_lesson, root, lesson, environment, variant, texts[lesson.stem])
+                       for lesson in stale]
+            for future in as_completed(futures):
                 finish(future.result())
     return [outcomes[lesson.stem] for lesson in lessons]
 

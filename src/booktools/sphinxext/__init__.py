@@ -30,6 +30,7 @@ from pathlib import Path
 import nbformat
 from docutils import nodes
 from docutils.statemachine import StringList
+from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 from jupyter_cache import get_cache
 from myst_nb.core.read import read_myst_markdown_notebook
@@ -148,9 +149,25 @@ def copy_mathjax(app, exception) -> None:
 
 
 def depend_on_execution(app, docname, source):
-    """Note the lesson's executed notebook (`booktools.execute`) as a dependency of its page."""
-    executed = Path(app.srcdir) / "_build" / "executed" / (docname.removeprefix("book/") + ".ipynb")
-    if docname.startswith("book/") and executed.is_file():
+    """A lesson page is built only from an execution of its present inputs: stop the build, naming the
+    lesson, when the book's cache holds none (`booktools.execute.stale_reason`); note the executed
+    notebook as a dependency of the page, so that a new execution rebuilds it."""
+    from ..execute import environment_stamp, stale_reason
+    from ..lessons import LESSON_NAME, Lesson
+
+    folder, _, name = docname.removeprefix("book/").rpartition("/")
+    match = LESSON_NAME.match(name + ".md")
+    if not docname.startswith("book/") or not match:
+        return
+    root = Path(app.srcdir)
+    lesson = Lesson(int(match["number"]), match["slug"], folder, Path(app.env.doc2path(docname)))
+    if not hasattr(app, "booktools_environment"):
+        app.booktools_environment = environment_stamp(root)
+    reason = stale_reason(root, lesson, app.booktools_environment)
+    if reason:
+        raise ExtensionError(f"{reason}: run `make book` (python -m booktools.execute) before building")
+    executed = root / "_build" / "executed" / folder / (name + ".ipynb")
+    if executed.is_file():
         app.env.note_dependency(str(executed))
 
 
