@@ -10,7 +10,7 @@ import re
 import pytest
 
 from booktools.execute import OTHER_SEED, execute_lessons, executed_path, seed_variant
-from booktools.outputs import printed_stdout
+from booktools.outputs import glued_texts, printed_stdout
 from conftest import LESSONS, ROOT
 
 EXPECTED = ROOT / "tests" / "expected"
@@ -131,3 +131,29 @@ def test_shape_check_accepts_another_choice_and_rejects_another_table():
     unknown_word = expected.replace("19", "later")
     assert shape_differences(expected, unknown_word, words, placeholders)
     assert shape_differences(expected, expected.split("\n", 1)[1], words, placeholders)
+
+
+def derived_baseline(lesson, seed: int) -> str | None:
+    """The baseline the course derives from the data for ``seed``, computed with coursekit: the
+    subscriber table's (lessons 1-9, 20-24) and the coverage grids' (10-12); None for the others."""
+    from coursekit.grids import load_grids
+    from coursekit.subscribers import load_subscribers
+
+    if lesson.number in range(1, 10) or lesson.number in range(20, 25):
+        return f"{load_subscribers(seed).baseline:.4f}"
+    if lesson.number in range(10, 13):
+        return f"{load_grids(seed).baseline:.4f}"
+    return None
+
+
+@pytest.mark.parametrize("lesson", [l for l in LESSONS if derived_baseline(l, OTHER_SEED)], ids=lambda l: l.stem)
+def test_the_baseline_follows_the_seed(lesson, executed_lessons, other_seed_lessons):
+    """The baseline each lesson quotes is the one coursekit derives from the seed's data: the course's
+    with the course seed, another with the other seed (a typed baseline would fail one of the two)."""
+    from coursekit import SEED
+
+    for seed, (notebook, error) in ((SEED, executed_lessons[lesson.stem]),
+                                    (OTHER_SEED, other_seed_lessons[lesson.stem])):
+        assert error is None, error
+        assert glued_texts(notebook)["baseline"] == repr(derived_baseline(lesson, seed)), f"seed {seed}"
+    assert derived_baseline(lesson, SEED) != derived_baseline(lesson, OTHER_SEED)
