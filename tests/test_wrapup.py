@@ -1,0 +1,91 @@
+"""The Course Wrap-Up is read from the lessons' executions: with the course seed it is the source's table,
+with another seed it holds that seed's numbers, and the book's page shows it."""
+
+import json
+import re
+
+import pytest
+
+from booktools.lessons import find_lessons
+from booktools.outputs import printed_stdout
+from booktools.wrapup import ROW_NAMES, conclusions, markdown, row_of, rows_from_folder
+from coursekit.claims import SECOND_RUN_CLAIM, CLAIMS_MIME
+from coursekit.prose import GLUE_PREFIX
+from conftest import LESSONS, ROOT
+
+SOURCE = json.loads((ROOT / "tests" / "expected" / "source-wrap-up.json").read_text(encoding="utf-8"))["rows"]
+EVERY_LESSON = len(SOURCE) == len(LESSONS)
+
+
+def glue_output(name: str, text: str) -> dict:
+    return {"output_type": "display_data", "data": {GLUE_PREFIX + "text/plain": repr(text)},
+            "metadata": {"scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX}}}
+
+
+def notebook_with(texts: dict, closing: dict | None = None) -> dict:
+    outputs = [glue_output(name, text) for name, text in texts.items()]
+    if closing is not None:
+        outputs.append({"output_type": "display_data", "data": {CLAIMS_MIME: {SECOND_RUN_CLAIM: closing}},
+                        "metadata": {}})
+    return {"cells": [{"cell_type": "code", "source": "", "outputs": outputs}]}
+
+
+def test_a_row_is_read_from_the_quotes_and_a_missing_quote_is_named():
+    lesson = LESSONS[0]
+    texts = {"baseline": "0.7579", "network_number": "0.7857", "second_run": "0.7698", "sampling_error": "0.0258"}
+    closing = {"holds": True, "says": "The second run moves the number by 0.0159, more than the 0.0040 x."}
+    row = row_of(lesson, notebook_with(texts, closing))
+    assert (row.baseline, row.network, row.second_run, row.sampling_error) == tuple(texts.values())
+    assert row.closing == closing
+    with pytest.raises(ValueError, match=f"lesson {lesson.stem} quotes no second_run"):
+        row_of(lesson, notebook_with({k: v for k, v in texts.items() if k != "second_run"}))
+
+
+def test_the_closing_count_and_the_comparison_with_the_linear_model():
+    # three unit-1 rows, one holding the closing claim; the linear model's line is 202/252 = 0.8016
+    lessons = [lesson for lesson in LESSONS if lesson.unit == "fundamentals"][:3] or LESSONS[:3]
+    rows = [row_of(lesson, notebook_with(
+        {"baseline": "0.7579", "network_number": network, "second_run": "0.7698", "sampling_error": "0.0250"},
+        {"holds": holds, "says": "s."}))
+        for lesson, network, holds in zip(lessons, ("0.7857", "0.7937", "0.8016"), (True, False, False))]
+    found = {claim.name: claim for claim in conclusions(rows, 252)}
+    assert not found["second_run_outweighs_in_most"].holds and "In only 1 of the 3" in found[
+        "second_run_outweighs_in_most"].says
+    assert not found["fundamentals_below_linear_model"].holds  # 0.8016 reaches the line
+    assert not found["networks_beat_linear_model"].holds       # 0.8016 - 0.8016 beats nothing
+    text = markdown(rows, 252)
+    assert text.count("\n| 0") == 3 and "0.7937" in text
+
+
+@pytest.mark.skipif(not EVERY_LESSON, reason="LESSONS selects part of the book; the wrap-up needs all")
+def test_with_the_course_seed_the_wrap_up_is_the_source_table(executed_lessons):
+    rows = rows_from_folder(ROOT, "executed")
+    assert len(rows) == 24
+    for row in rows:
+        source = SOURCE[str(row.lesson.number)]
+        assert (row.baseline, row.network, row.second_run) == (
+            source["baseline"], source["network_number"], source["second_run"]), f"row {row.lesson.stem}"
+
+
+@pytest.mark.skipif(not EVERY_LESSON, reason="LESSONS selects part of the book; the wrap-up needs all")
+def test_with_another_seed_the_wrap_up_holds_that_seeds_numbers(other_seed_lessons):
+    rows = rows_from_folder(ROOT, "executed-SEED-7")
+    assert len(rows) == 24
+    moved = 0
+    for row in rows:
+        notebook, _ = other_seed_lessons[row.lesson.stem]
+        printed = set(re.findall(r"\d+\.\d+", printed_stdout(notebook)))
+        for name, value in zip(ROW_NAMES, (row.baseline, row.network, row.second_run)):
+            assert value in printed, f"{row.lesson.stem}: the wrap-up's {name} {value} is not a number it printed"
+        source = SOURCE[str(row.lesson.number)]
+        moved += (row.network, row.second_run) != (source["network_number"], source["second_run"])
+    assert moved >= 12, f"only {moved} of 24 rows differ from the course seed's"
+
+
+def test_the_wrap_up_page_shows_every_row(build_log):
+    page = (ROOT / "_build" / "html" / "book" / "wrap-up.html").read_text(encoding="utf-8")
+    table = re.search(r"<table.*?</table>", page, re.S)[0]
+    every_lesson = find_lessons(ROOT)
+    assert len(re.findall(r"<tr", table)) == len(every_lesson) + 1
+    for lesson in every_lesson:
+        assert f"{lesson.stem}.html" in table, f"the wrap-up does not link {lesson.stem}"
