@@ -53,6 +53,10 @@ def test_the_closing_count_and_the_comparison_with_the_linear_model():
         "second_run_outweighs_in_most"].says
     assert not found["fundamentals_below_linear_model"].holds  # 0.8016 reaches the line
     assert not found["networks_beat_linear_model"].holds       # 0.8016 - 0.8016 beats nothing
+    # a run of exactly the linear model's hits, quoted at four decimals, reaches its line (202/258)
+    at_line = [row_of(lessons[0], notebook_with(
+        {"baseline": "0.7132", "network_number": "0.7829", "second_run": "0.7519", "sampling_error": "0.0267"}))]
+    assert not next(c for c in conclusions(at_line, 258) if c.name == "fundamentals_below_linear_model").holds
     text = markdown(rows, 252)
     assert text.count("\n| 0") == 3 and "0.7937" in text
 
