@@ -1,5 +1,9 @@
-"""Figures the lessons share: a band of runs against the baseline, and curves over epochs."""
+"""Figures the lessons share: a band of runs against the baseline, curves over epochs, and `show`,
+which puts a lesson's figure on the page with a description of what it shows."""
 
+import base64
+import html
+import io
 from collections.abc import Mapping, Sequence
 
 from .checks import require_nonempty
@@ -54,3 +58,45 @@ def plot_curves(ax, epochs: Sequence[int], curves: Mapping[str, Sequence[float]]
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=8)
     return ax
+
+
+FIGURE_CLASS = "coursekit-figure"
+"""The HTML class of a figure shown with `show` (the book's Sphinx extension writes its image to a file)."""
+
+
+def figure_html(png: bytes, description: str, caption: str | None = None) -> str:
+    """A ``<figure>`` with the PNG inline, ``description`` as its alt text and an optional caption."""
+    encoded = base64.b64encode(png).decode("ascii")
+    parts = [f'<figure class="{FIGURE_CLASS}">',
+             f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(description, quote=True)}"/>']
+    if caption:
+        parts.append(f"<figcaption>{html.escape(caption)}</figcaption>")
+    parts.append("</figure>")
+    return "".join(parts)
+
+
+def show(figure, description: str, caption: str | None = None) -> None:
+    """Show a lesson's figure described in words: ``description`` says what is plotted against what
+    and what the reader should see in it, with this run's numbers (a screen reader reads it as the
+    image's alt text); ``caption``, if given, is printed under the figure for every reader.
+
+    In JupyterLab and on the book's pages the figure is HTML (an image with its description); outside
+    IPython the figure is simply closed. Nothing goes to stdout.
+    """
+    if not isinstance(description, str) or len(description.split()) < 4:
+        raise ValueError(f"description must say in words what the figure shows, got {description!r}")
+    if caption is not None and (not isinstance(caption, str) or not caption.strip()):
+        raise ValueError(f"caption must be a non-empty sentence or None, got {caption!r}")
+    import matplotlib.pyplot as plt
+    from IPython import get_ipython
+
+    if get_ipython() is None:
+        plt.close(figure)
+        return
+    from IPython.display import display
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", bbox_inches="tight")
+    plt.close(figure)
+    display({"text/html": figure_html(buffer.getvalue(), description, caption),
+             "text/plain": f"[figure: {description}]"}, raw=True)

@@ -33,6 +33,8 @@ from docutils.statemachine import StringList
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 from jupyter_cache import get_cache
+
+from coursekit.plots import FIGURE_CLASS
 from myst_nb.core.read import read_myst_markdown_notebook
 from myst_nb.ext.glue.roles import PasteTextRole  # internal to myst-nb: keep myst-nb pinned
 
@@ -123,7 +125,7 @@ def offer_notebook(app, pagename: str, context: dict) -> None:
 
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
     body = context.get("body")
-    if body and "coursekit-explorer" in body:
+    if body and ("coursekit-explorer" in body or FIGURE_CLASS in body):
         context["body"] = write_frames(body, Path(app.outdir), context["pathto"])
     if doctree is not None:
         offer_notebook(app, pagename, context)
