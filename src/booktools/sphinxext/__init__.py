@@ -121,6 +121,29 @@ def offer_notebook(app, pagename: str, context: dict) -> None:
     context["ipynb_source"] = f"{pagename}.ipynb"
 
 
+# --- accessibility of the theme's own controls -------------------------------------------------------
+
+SIDEBAR_TOGGLE = re.compile(r'(<a class="[^"]*reference internal[^"]*" href="[^"]*">([^<]+)</a><details[^>]*>)<summary>')
+
+
+def name_sidebar_toggles(html: str) -> str:
+    """The theme draws each unit's expand control as a ``<summary>`` holding only an icon marked
+    presentational, a nameless control for a screen reader: give it the unit's name."""
+    return SIDEBAR_TOGGLE.sub(
+        lambda match: f'{match[1]}<summary aria-label="Show or hide the lessons of {match[2].strip()}">', html)
+
+
+def label_theme_controls(app, exception) -> None:
+    """Once the HTML is written, name the controls the theme draws without a name."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        labelled = name_sidebar_toggles(text)
+        if labelled != text:
+            page.write_text(labelled, encoding="utf-8")
+
+
 # --- events ----------------------------------------------------------------------------------------------
 
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
@@ -215,5 +238,6 @@ def setup(app):
     app.add_css_file("explorer.css")
     app.connect("html-page-context", on_page_context)  # before the theme builds its download menu (501)
     app.connect("build-finished", copy_mathjax)
+    app.connect("build-finished", label_theme_controls)
     # env_version 2: pages read before their executed notebook was a dependency are all read again
     return {"version": "1", "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}

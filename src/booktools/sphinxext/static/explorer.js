@@ -34,10 +34,19 @@ function startExplorer(explorer) {
   controls.forEach((control) => bar.append(control.label));
   explorer.prepend(bar);
   const frames = Array.from(explorer.querySelectorAll(".explorer-frames img[data-frame]"));
-  function show() {
+  // A polite live region: a screen reader hears the description of the frame a control switched to.
+  const announcer = document.createElement("p");
+  announcer.className = "explorer-announcer";
+  announcer.setAttribute("aria-live", "polite");
+  announcer.setAttribute("role", "status");
+  explorer.append(announcer);
+  function show(event) {
     const key = controls.map((control) => control.input.value).join(",");
     for (const frame of frames) {
       frame.style.display = frame.dataset.frame === key ? "" : "none";
+      if (event && frame.dataset.frame === key) {
+        announcer.textContent = frame.alt;
+      }
     }
     for (const control of controls) {
       if (control.spec.kind === "slider") {

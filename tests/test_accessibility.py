@@ -1,0 +1,114 @@
+"""Every page of the built site passes an accessibility audit: axe-core (WCAG 2.0/2.1 A and AA rules) in
+headless Chromium through Playwright, served on loopback. Every lesson figure carries a description
+(never its file name), an explorer announces the frame it switched to, and the theme follows the
+reader's colour scheme.
+
+The audit needs a Chromium: Debian's ``chromium`` (``.ci/run`` installs it where it is missing and
+``apt-get`` can). Without one these tests fail and say so; set ``BOOK_AUDIT=skip`` to leave them out
+knowingly on a machine that has no browser.
+"""
+
+import os
+import re
+import shutil
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from booktools.lessons import find_lessons
+from conftest import ROOT
+
+HTML = ROOT / "_build" / "html"
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+BLOCKING = {"serious", "critical"}
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+if os.environ.get("BOOK_AUDIT") == "skip":
+    pytest.skip("BOOK_AUDIT=skip: the accessibility audit was left out on purpose", allow_module_level=True)
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(build_log):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(HTML)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert CHROMIUM, ("no Chromium found: the accessibility audit could not run (install Debian's "
+                      "chromium, or set CHROMIUM=/path/to/chromium; BOOK_AUDIT=skip leaves it out)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def pages() -> list[str]:
+    return sorted(str(path.relative_to(HTML)) for path in HTML.rglob("*.html")
+                  if "_static" not in path.parts and path.name not in {"genindex.html", "search.html"})
+
+
+def test_every_page_passes_the_audit(site, browser):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe, failures, audited = Axe(), [], 0
+    page = browser.new_page()
+    for name in pages():
+        page.goto(site + name, wait_until="load")
+        result = axe.run(page, options={"runOnly": {"type": "tag", "values": RULES}})
+        audited += 1
+        for violation in result.response["violations"]:
+            if violation["impact"] in BLOCKING:
+                failures.append(f"{name}: {violation['id']} ({violation['impact']}), "
+                                f"{len(violation['nodes'])}x: {violation['help']}")
+    page.close()
+    assert audited >= 30, f"only {audited} pages audited"
+    assert not failures, "serious or critical accessibility violations:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("lesson", find_lessons(ROOT), ids=lambda lesson: lesson.stem)
+def test_every_figure_is_described(lesson, build_log):
+    html = (HTML / "book" / lesson.unit / f"{lesson.stem}.html").read_text(encoding="utf-8")
+    main = re.search(r"<main.*?</main>", html, re.S)[0]
+    images = re.findall(r"<img\b[^>]*>", main)
+    assert images, f"{lesson.stem}: no figure"
+    assert 'class="coursekit-figure"' in main, f"{lesson.stem}: no figure shown with coursekit.plots.show"
+    for image in images:
+        alt = re.search(r'alt="([^"]*)"', image)
+        text = alt[1] if alt else ""
+        assert len(text.split()) >= 4, f"{lesson.stem}: an image without a description: {image[:160]}"
+        assert not re.search(r"\.(png|svg|jpe?g)\b|_images/", text), f"{lesson.stem}: described by a file name: {text}"
+
+
+def test_an_explorer_announces_the_frame_it_switches_to(site, browser):
+    page = browser.new_page()
+    page.goto(site + "book/fundamentals/01-perceptron-and-multilayer-network.html", wait_until="load")
+    slider = page.locator(".coursekit-explorer input[type=range]").first
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    announced = page.locator(".coursekit-explorer .explorer-announcer").first.text_content()
+    visible = page.evaluate("""() => [...document.querySelectorAll('.coursekit-explorer img[data-frame]')]
+        .filter((img) => img.style.display !== 'none')[0].alt""")
+    page.close()
+    assert announced and announced == visible, (announced, visible)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_theme_follows_the_readers_colour_scheme(site, browser, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(site + "book/intro.html", wait_until="load")
+    theme = page.evaluate("document.documentElement.dataset.theme")
+    context.close()
+    assert theme == scheme
