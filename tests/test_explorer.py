@@ -125,8 +125,28 @@ def test_quote_refuses_what_prose_cannot_show(texts, name):
 
 
 def test_quote_outside_ipython_sets_and_shows_nothing(capsys):
-    assert quote(baseline="0.7579", runs=5) is None
+    from coursekit.prose import glue
+
+    assert glue({"baseline": "0.7579"}) is False  # no kernel: nothing to set, nothing glued
     assert capsys.readouterr().out == ""
+
+
+def test_quote_in_a_kernel_sets_the_name_and_glues_its_text():
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.displaypub import CapturingDisplayPublisher
+
+    from coursekit.prose import GLUE_PREFIX
+
+    shell = InteractiveShell.instance()
+    shell.display_pub = CapturingDisplayPublisher()
+    try:
+        quote(baseline="0.7579", runs=5)
+        assert shell.user_ns["baseline"] == "0.7579" and shell.user_ns["runs"] == 5
+        glued = {output["metadata"]["scrapbook"]["name"]: output["data"][GLUE_PREFIX + "text/plain"]
+                 for output in shell.display_pub.outputs}
+        assert glued == {"baseline": "'0.7579'", "runs": "5"}
+    finally:
+        InteractiveShell.clear_instance()
 
 
 def test_progress_iterates_everything_and_prints_nothing(capsys):

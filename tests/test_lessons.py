@@ -71,7 +71,9 @@ def test_lesson_has_seed_parameter_cell(lesson):
     notebook = read_myst_markdown_notebook(lesson.path.read_text(encoding="utf-8"))
     tagged = [c for c in notebook.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(tagged) == 1, f"{lesson.stem} must have exactly one cell tagged 'parameters'"
-    assert "SEED = 20260218" in tagged[0].source, f"{lesson.stem}: the parameters cell must set SEED = 20260218"
+    from coursekit import SEED
+
+    assert f"SEED = {SEED}" in tagged[0].source, f"{lesson.stem}: the parameters cell must set SEED = {SEED}"
 
 
 def test_platform_sensitive_list_names_only_real_lessons():

@@ -65,16 +65,18 @@ def test_first_periods_scales_flags_and_labels():
     assert label == 1  # marker and 26 > tier
     assert first_periods(readings, 3)[1] == 0  # the third period, 20, is below the tier
     assert first_periods([31.0, 30.0], 2)[1] == 0  # no marker, no label
-    assert TIER == 25.0
+    # the label turns on just above the tier, and not at it
+    assert first_periods([0.0, 25.0], 2)[1] == 0 and first_periods([0.0, 25.001], 2)[1] == 1
 
 
 def test_marker_pair_differs_only_in_step_one(sequences):
     readings = sequences[0]
+    before = list(readings)
     marked, unmarked = marker_pair(readings, 6)
+    assert readings == before, "the pair must not change the readings it copies"
     steps, _ = first_periods(readings, 6)
     assert marked[0] == [0.0, 1.0] and unmarked[0] == [readings[1] / SCALE, 0.0]
     assert marked[1:] == steps[1:] == unmarked[1:]
-    assert steps == first_periods(readings, 6)[0]  # the pair does not touch the view it copies
 
 
 # --- the split and the baselines --------------------------------------------------------------------
