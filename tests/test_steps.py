@@ -100,9 +100,9 @@ def test_split_in_drawing_order(full):
 
 def test_rates_and_baseline(full):
     labels = [s.label for s in split_sequences(full).test]
-    positives = sum(labels)
-    assert positive_rate(labels) == positives / len(labels)
-    assert majority_baseline(labels) == pytest.approx(max(positives, len(labels) - positives) / len(labels))
+    # the source's lesson 15: 180 held-out sequences, baseline 0.6333 (the rarer class 0.3667)
+    assert len(labels) == 180
+    assert (f"{majority_baseline(labels):.4f}", f"{positive_rate(labels):.4f}") == ("0.6333", "0.3667")
     assert majority_baseline([1, 1, 0]) == pytest.approx(2 / 3)
     assert majority_baseline([0, 0, 0, 1]) == 0.75
 
