@@ -14,7 +14,7 @@ from booktools.outputs import glued_texts, recorded_claims
 from coursekit.claims import Claim, claims_record
 from coursekit.noise import is_measured, standard_error
 from conftest import LESSONS
-from test_lessons import CLAIM_MAKERS, code_cells
+from test_lessons import claim_names, code_cells
 
 
 ON_PATTERN = LESSONS
@@ -73,10 +73,8 @@ def test_a_change_is_measured_only_beyond_both_yardsticks():
 # --- the lessons -----------------------------------------------------------------------------------------
 
 def claim_names_in_code(lesson) -> list[str]:
-    """The names of the claims a lesson's code builds: ``Claim("name", ...)``, ``measured("name", ...)``."""
-    return [node.args[0].value for source in code_cells(lesson) for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in CLAIM_MAKERS
-            and node.args and isinstance(node.args[0], ast.Constant)]
+    """The names of the claims a lesson's code builds (`test_lessons.claim_names`)."""
+    return [name for source in code_cells(lesson) for name in claim_names(ast.parse(source))]
 
 
 @pytest.mark.parametrize("lesson", ON_PATTERN, ids=lambda lesson: lesson.stem)

@@ -111,14 +111,21 @@ CLAIM_MAKERS = {"Claim", "measured"}
 """What builds a claim in a lesson (`coursekit.claims`): its first argument is a quoted name too."""
 
 
-def quoted_names(tree) -> list[str]:
-    """The names a lesson passes to ``quote(name=...)`` or names a claim by (``Claim("name", ...)``),
-    once per occurrence."""
+def claim_names(tree) -> list[str]:
+    """The names of the claims a piece of lesson code builds, once per occurrence: ``Claim("name", ...)``,
+    ``measured("name", ...)``, and the closing claim ``second_run_outweighs(...)`` under its fixed name."""
+    from coursekit.claims import SECOND_RUN_CLAIM
+
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
-    return ([keyword.arg for node in calls if getattr(node.func, "id", None) == "quote"
-             for keyword in node.keywords]
-            + [node.args[0].value for node in calls if getattr(node.func, "id", None) in CLAIM_MAKERS
-               and node.args and isinstance(node.args[0], ast.Constant)])
+    return ([node.args[0].value for node in calls if getattr(node.func, "id", None) in CLAIM_MAKERS
+             and node.args and isinstance(node.args[0], ast.Constant)]
+            + [SECOND_RUN_CLAIM for node in calls if getattr(node.func, "id", None) == "second_run_outweighs"])
+
+
+def quoted_names(tree) -> list[str]:
+    """The names a lesson passes to ``quote(name=...)`` or names a claim by, once per occurrence."""
+    return [keyword.arg for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) == "quote" for keyword in node.keywords] + claim_names(tree)
 
 
 OWN_SCOPE = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,

@@ -136,14 +136,13 @@ def test_shape_check_accepts_another_choice_and_rejects_another_table():
 def derived_baseline(lesson, seed: int) -> str | None:
     """The baseline the course derives from the data for ``seed``, computed with coursekit: the
     subscriber table's (lessons 1-9, 20-24) and the coverage grids' (10-12); None for the others."""
+    from booktools.wrapup import DATA_SETS
     from coursekit.grids import load_grids
     from coursekit.subscribers import load_subscribers
 
-    if lesson.number in range(1, 10) or lesson.number in range(20, 25):
-        return f"{load_subscribers(seed).baseline:.4f}"
-    if lesson.number in range(10, 13):
-        return f"{load_grids(seed).baseline:.4f}"
-    return None
+    loaders = {"subscriber table": load_subscribers, "coverage grids": load_grids}
+    load = loaders.get(DATA_SETS[lesson.number])
+    return f"{load(seed).baseline:.4f}" if load else None
 
 
 @pytest.mark.parametrize("lesson", [l for l in LESSONS if derived_baseline(l, OTHER_SEED)], ids=lambda l: l.stem)

@@ -7,6 +7,7 @@ hinges on the last bit of the C maths library (chaotic training runs). Those are
 only: a number must still be printed where the source prints a number.
 """
 
+import ast
 import difflib
 import json
 import re
@@ -101,37 +102,52 @@ def differences(expected: str, actual: str, sensitive: set[int]) -> list[str]:
     return problems
 
 
-def recorded_claims(notebook_path: Path) -> tuple[dict, list[str]]:
+def code_outputs(notebook):
+    """The outputs of a notebook's code cells, in order; ``notebook`` is a path or a loaded notebook."""
+    if isinstance(notebook, (str, Path)):
+        notebook = nbformat.read(notebook, as_version=4)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            yield from cell.get("outputs", [])
+
+
+def recorded_claims(notebook) -> tuple[dict, list[str]]:
     """The claims an executed lesson recorded (`coursekit.claims`), merged over its outputs, and a list
-    of problems: a name recorded twice, an entry without a boolean ``holds`` or a sentence."""
+    of problems: a name recorded twice, an entry without a boolean ``holds`` or a sentence.
+    ``notebook`` is a path or a loaded notebook."""
     from coursekit.claims import CLAIMS_MIME
 
     merged, problems = {}, []
-    for cell in nbformat.read(notebook_path, as_version=4).cells:
-        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            data = output.get("data", {}).get(CLAIMS_MIME)
-            if data is None:
-                continue
-            if isinstance(data, str):
-                data = json.loads(data)
-            for name, entry in data.items():
-                if name in merged:
-                    problems.append(f"{name}: recorded twice")
-                if not (isinstance(entry, dict) and isinstance(entry.get("holds"), bool)
-                        and isinstance(entry.get("says"), str) and entry["says"].strip()):
-                    problems.append(f"{name}: needs a boolean 'holds' and a non-empty 'says', got {entry!r}")
-                merged[name] = entry
+    for output in code_outputs(notebook):
+        data = output.get("data", {}).get(CLAIMS_MIME)
+        if data is None:
+            continue
+        if isinstance(data, str):
+            data = json.loads(data)
+        for name, entry in data.items():
+            if name in merged:
+                problems.append(f"{name}: recorded twice")
+            if not (isinstance(entry, dict) and isinstance(entry.get("holds"), bool)
+                    and isinstance(entry.get("says"), str) and entry["says"].strip()):
+                problems.append(f"{name}: needs a boolean 'holds' and a non-empty 'says', got {entry!r}")
+            merged[name] = entry
     return merged, problems
 
 
-def glued_texts(notebook_path: Path) -> dict[str, str]:
-    """name -> the text/plain repr that `coursekit.prose` glued for the HTML book."""
+def glued_texts(notebook) -> dict[str, str]:
+    """name -> the text/plain repr that `coursekit.prose` glued for the HTML book (what myst-nb's paste
+    role shows); ``notebook`` is a path or a loaded notebook."""
     from coursekit.prose import GLUE_PREFIX
 
     texts = {}
-    for cell in nbformat.read(notebook_path, as_version=4).cells:
-        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name and GLUE_PREFIX + "text/plain" in output.get("data", {}):
-                texts[name] = output["data"][GLUE_PREFIX + "text/plain"]
+    for output in code_outputs(notebook):
+        name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+        data = output.get("data", {}).get(GLUE_PREFIX + "text/plain")
+        if name and data is not None:
+            texts[name] = "".join(data) if isinstance(data, list) else data
     return texts
+
+
+def quoted_texts(notebook) -> dict[str, str | int]:
+    """name -> the value a lesson quoted (the glued repr read back)."""
+    return {name: ast.literal_eval(text) for name, text in glued_texts(notebook).items()}

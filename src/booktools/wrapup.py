@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coursekit.claims import SECOND_RUN_CLAIM, Claim, claims_record
-from coursekit.prose import GLUE_PREFIX, counted, in_words
+from coursekit.prose import counted, in_words
 from coursekit.references import LINEAR_MODEL_HITS, DECISION_TREE_HITS
 
 from .lessons import Lesson, find_lessons, project_root
+from .outputs import quoted_texts, recorded_claims
 
 ROW_NAMES = ("baseline", "network_number", "second_run", "sampling_error")
 """What every lesson quotes for its row of the wrap-up."""
@@ -39,9 +40,6 @@ DATA_SETS = {
 }
 """The fictional data set each lesson reads its number from (lesson 19's number is an error: smaller
 is better)."""
-ERROR_LESSONS = {19}
-UNITS = {"fundamentals": "Neural Network Fundamentals", "architectures": "Image and Sequence Architectures",
-         "practice": "Training Practice"}
 
 
 @dataclass(frozen=True)
@@ -53,40 +51,11 @@ class Row:
     second_run: str
     sampling_error: str
     closing: dict | None  # the recorded SECOND_RUN_CLAIM, {"holds": ..., "says": ...}, or None
+    test_size: int | None = None  # the size of the test set, where the lesson quotes it
 
     @property
     def data_set(self) -> str:
         return DATA_SETS[self.lesson.number]
-
-
-def _outputs(notebook: dict):
-    for cell in notebook.get("cells", []):
-        if cell.get("cell_type") == "code":
-            yield from cell.get("outputs", [])
-
-
-def glued(notebook: dict) -> dict[str, str]:
-    """name -> the text a lesson quoted (the glue's text/plain holds the text's repr)."""
-    texts = {}
-    for output in _outputs(notebook):
-        name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-        data = output.get("data", {}).get(GLUE_PREFIX + "text/plain")
-        if name and data is not None:
-            text = "".join(data) if isinstance(data, list) else data
-            texts[name] = text[1:-1] if text[:1] == text[-1:] and text[:1] in "'\"" else text
-    return texts
-
-
-def claims(notebook: dict) -> dict[str, dict]:
-    """The claims a lesson recorded (`coursekit.claims.CLAIMS_MIME`), merged."""
-    from coursekit.claims import CLAIMS_MIME
-
-    merged = {}
-    for output in _outputs(notebook):
-        data = output.get("data", {}).get(CLAIMS_MIME)
-        if data is not None:
-            merged.update(json.loads(data) if isinstance(data, str) else data)
-    return merged
 
 
 def title_of(lesson: Lesson) -> str:
@@ -96,13 +65,23 @@ def title_of(lesson: Lesson) -> str:
 
 def row_of(lesson: Lesson, notebook: dict) -> Row:
     """The lesson's row, from its executed notebook; ValueError naming the lesson and what is missing."""
-    texts = glued(notebook)
+    texts = {name: str(value) for name, value in quoted_texts(notebook).items()}
     missing = [name for name in ROW_NAMES if name not in texts]
     if missing:
         raise ValueError(f"lesson {lesson.stem} quotes no {', '.join(missing)}: the Course Wrap-Up reads "
                          f"{', '.join(ROW_NAMES)} from every lesson's execution")
+    quoted_size = texts.get("test_size")
     return Row(lesson, title_of(lesson), *(texts[name] for name in ROW_NAMES),
-               claims(notebook).get(SECOND_RUN_CLAIM))
+               recorded_claims(notebook)[0].get(SECOND_RUN_CLAIM),
+               int(quoted_size) if quoted_size is not None else None)
+
+
+def subscriber_test_size(rows: list[Row]) -> int:
+    """The subscriber test set's size with this seed, as the first subscriber-table lesson quotes it."""
+    sizes = [row.test_size for row in rows if row.data_set == "subscriber table" and row.test_size]
+    if not sizes:
+        raise ValueError("no subscriber-table lesson quotes test_size: the comparison lines need it")
+    return sizes[0]
 
 
 def rows_from_folder(root: Path, folder: str = "executed") -> list[Row]:
@@ -120,9 +99,11 @@ def _number(text: str) -> float:
     return float(re.match(r"[+-]?\d+(\.\d+)?", text.strip())[0])
 
 
-def conclusions(rows: list[Row], test_size: int) -> list[Claim]:
+def conclusions(rows: list[Row], test_size: int | None = None) -> list[Claim]:
     """The course's closing claims, computed from the rows (``test_size``: the subscriber test set's
-    size with this seed, for the comparison lines of the Supervised Learning course)."""
+    size with this seed, for the comparison lines of the Supervised Learning course; by default the
+    size the rows quote)."""
+    test_size = test_size or subscriber_test_size(rows)
     compared = [row for row in rows if row.closing is not None]
     outweighed = [row for row in compared if row.closing["holds"]]
     k, n = len(outweighed), len(compared)
@@ -161,7 +142,7 @@ def conclusions(rows: list[Row], test_size: int) -> list[Claim]:
     ]
 
 
-def markdown(rows: list[Row], test_size: int, link=lambda row: row.title) -> str:
+def markdown(rows: list[Row], test_size: int | None = None, link=lambda row: row.title) -> str:
     """The wrap-up as MyST Markdown: the table, then the closing claims' sentences."""
     lines = ["| Lesson | Baseline | Network's number | Second run | Sampling error | Data set |",
              "|---|---:|---:|---:|---:|---|"]
@@ -181,10 +162,7 @@ def main(argv=None) -> int:
     parser.add_argument("folder", nargs="?", default="executed", help="a folder under _build/")
     args = parser.parse_args(argv)
     root = project_root()
-    rows = rows_from_folder(root, args.folder)
-    test_size = int(glued(json.loads((root / "_build" / args.folder / rows[0].lesson.unit
-                                      / f"{rows[0].lesson.stem}.ipynb").read_text()))["test_size"])
-    print(markdown(rows, test_size))
+    print(markdown(rows_from_folder(root, args.folder)))
     return 0
 
 

@@ -24,6 +24,7 @@ So with any seed no sentence of a lesson contradicts its own table: the sentence
 
 from dataclasses import dataclass
 
+from .checks import require_positive_int
 from .noise import is_measured
 from .prose import glue, require_quotable_name
 
@@ -116,19 +117,27 @@ SECOND_RUN_CLAIM = "second_run_outweighs_change"
 
 
 def second_run_outweighs(what: str, change: float, second_run_difference: float,
-                         spec: str = ".4f") -> Claim:
+                         spec: str = ".4f", examples: int | None = None) -> Claim:
     """The course's closing question for a lesson: did the second run move the number more than the
     change the lesson studied (capacity, depth, heads, an architecture)? ``what`` names that change as
-    the sentence ends (``"the hidden layer adds"``); both differences are compared by size.
+    the sentence ends (``"the hidden layer adds"``); both differences are compared by size. Given
+    ``examples`` (the size of the set both accuracies were counted on), they are compared in whole
+    examples, so that equal counts compare equal whatever the floating-point rounding.
 
     >>> second_run_outweighs("the hidden layer adds", 0.004, -0.0159).says
     'The second run moves the number by 0.0159, more than the 0.0040 the hidden layer adds.'
+    >>> second_run_outweighs("the width adds", 5 / 252, 0.7738 - 0.7540, examples=252).holds
+    False
     """
     if not isinstance(what, str) or not what.strip():
         raise ValueError(f"what must name the change the lesson studied, got {what!r}")
     for name, value in (("change", change), ("second_run_difference", second_run_difference)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{name} must be a number, got {value!r}")
+    if examples is not None:
+        require_positive_int("examples", examples)
+        change = round(change * examples) / examples
+        second_run_difference = round(second_run_difference * examples) / examples
     run, studied = abs(second_run_difference), abs(change)
     head = f"The second run moves the number by {run:{spec}}"
     return Claim(SECOND_RUN_CLAIM, run > studied,

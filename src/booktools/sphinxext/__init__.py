@@ -34,15 +34,17 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 from jupyter_cache import get_cache
 
-from coursekit.plots import FIGURE_CLASS
 from myst_nb.core.read import read_myst_markdown_notebook
 from myst_nb.ext.glue.roles import PasteTextRole  # internal to myst-nb: keep myst-nb pinned
+
+from coursekit.plots import FIGURE_CLASS
+
+from ..outputs import glued_texts
 
 STATIC = Path(__file__).parent / "static"
 DATA_IMAGE = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
 IMAGES = "_images"
 EVAL = re.compile(r"\{eval\}`([^`]+)`")
-GLUE_TEXT = "application/papermill.record/text/plain"
 # What TeX input with HTML output needs: the combined component, its fonts, and the TeX extensions its
 # autoloader may fetch for a macro the lessons use.
 MATHJAX_PARTS = ("tex-chtml.js", "output/chtml/fonts/woff-v2", "input/tex/extensions")
@@ -67,17 +69,6 @@ def write_frames(body: str, outdir: Path, pathto) -> str:
 
 
 # --- notebook downloads ----------------------------------------------------------------------------------
-
-def glued_texts(notebook: dict) -> dict:
-    """name -> the text/plain repr that `quote` glued, from the notebook's outputs."""
-    texts = {}
-    for cell in notebook["cells"]:
-        for output in cell.get("outputs", []):
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name and GLUE_TEXT in output.get("data", {}):
-                texts[name] = output["data"][GLUE_TEXT]
-    return texts
-
 
 def readable_notebook(notebook: dict) -> dict:
     """The executed lesson as a download: each Markdown cell carries its {eval} results, as
@@ -220,9 +211,7 @@ class WrapUpDirective(SphinxDirective):
             executed = Path(app.srcdir) / "_build" / "executed" / lesson.unit / f"{lesson.stem}.ipynb"
             if executed.is_file():
                 self.env.note_dependency(str(executed))
-        test_size = int(wrapup.glued(executed_notebook(app, f"book/{rows[0].lesson.unit}/"
-                                                            f"{rows[0].lesson.stem}"))["test_size"])
-        text = wrapup.markdown(rows, test_size, link=lambda row: (
+        text = wrapup.markdown(rows, link=lambda row: (
             f"{{doc}}`{row.title} </book/{row.lesson.unit}/{row.lesson.stem}>`"))
         container = nodes.container(classes=["coursekit-wrap-up"])
         self.state.nested_parse(StringList(text.splitlines()), self.content_offset, container)
