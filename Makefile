@@ -1,7 +1,8 @@
 # Deep Learning, Measured: two commands on a fresh machine with Python >= 3.12 and make.
 #   make book   set up .venv, execute the lessons (in parallel, only what changed), build _build/html
 #   make test   set up .venv, run the tests (the lessons' tables, coursekit, the book build)
-# Also: make lab (JupyterLab), make lesson N=01 ARGS="-p SEED 7", make site, make bench, make stress.
+# Also: make lab (JupyterLab), make lesson N=01 ARGS="-p SEED 7", make site, make bench, make stress,
+#   make atlas [SEEDS=10] (every lesson's claims over seeds 1..SEEDS, shown by the next make book).
 # Override the interpreter with `make book PYTHON=/path/to/python3.12`.
 
 PYTHON ?= $(shell .ci/find-python)
@@ -9,7 +10,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: book site lab test lessons lesson bench stress clean
+.PHONY: book site lab test lessons lesson bench stress clean atlas
+
+SEEDS ?= 10
 
 $(STAMP): requirements.txt pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -38,6 +41,10 @@ lessons: $(STAMP)
 book: lessons
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html)."
+
+# The seed atlas: every lesson executed with seeds 1..SEEDS (no figures), its claims counted; then make book
+atlas: $(STAMP)
+	$(BIN)/python -m booktools.atlas --seeds $(SEEDS)
 
 # Read the lessons in JupyterLab (a lesson's .md opens as a notebook)
 lab: $(STAMP)

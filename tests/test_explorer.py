@@ -47,20 +47,49 @@ def test_explorer_output_has_a_widget_view_and_the_frames():
 
 
 def test_explorer_redraws_when_a_control_changes():
-    explorer = small_explorer()
-    explorer.widget()
-    before = explorer._image.value
-    explorer._changed("slope", 3)
-    assert explorer._image.value != before and explorer.values["slope"] == 3
-    assert int(explorer._image.width) == png_width(explorer._image.value)
-    explorer._changed("shift", "not a number")  # a failing draw is reported, not raised into the kernel log
-    assert "could not draw" in explorer._status.value
+    view = small_explorer().view()
+    before = view.image.value
+    view.changed("slope", 3)
+    assert view.image.value != before and view.values["slope"] == 3
+    assert int(view.image.width) == png_width(view.image.value)
+    view.changed("shift", "not a number")  # a failing draw is reported, not raised into the kernel log
+    assert "could not draw" in view.status.value
+    assert "Traceback" in view.status.value and "TypeError" in view.status.value  # where it failed
+
+
+def test_explorer_labels_name_the_controls_and_the_frames():
+    explorer = Explorer(draw_line, controls={"slope": slider([1, 2], label="gradient"), "shift": menu([0, 5])},
+                        frames={"slope": [1, 2]}, description="a line")
+    page = explorer.frames_html()
+    assert 'alt="a line: gradient 1"' in page and "shift = 0" in page
+    assert explorer.view().widget.children[0].children[0].description == "gradient"
+
+
+def test_switched_off_an_explorer_checks_its_definition_and_draws_nothing():
+    from coursekit.plots import draw_figures
+
+    drawn = []
+    draw_figures(False)
+    try:
+        explorer = Explorer(lambda slope: drawn.append(slope), controls={"slope": slider([1, 2])},
+                            frames={"slope": [1, 2]})
+        assert drawn == [] and explorer._repr_mimebundle_() == {"text/plain": "[explorer not drawn: this run has FIGURES = False]"}
+        with pytest.raises(ValueError, match="^frames"):
+            Explorer(draw_line, controls={"slope": slider([1, 2])}, frames={"slope": [7]})
+        with pytest.raises(ValueError, match="^on"):
+            draw_figures("no")
+    finally:
+        draw_figures(True)
 
 
 def test_explorer_response_times_cover_every_control():
-    times = small_explorer().response_times()
+    from booktools.benchmark import explorer_report, response_times
+
+    times = response_times(small_explorer())
     assert set(times) == {"slope", "shift"}
     assert all(0 < first <= last for first, last in times.values())
+    report = json.loads(explorer_report([small_explorer(), "not an explorer", 3]))
+    assert [entry["frames"] for entry in report] == [6]
 
 
 def test_progressive_draw_shows_the_run_while_it_trains_and_frames_take_the_end():
@@ -79,12 +108,14 @@ def test_progressive_draw_shows_the_run_while_it_trains_and_frames_take_the_end(
     plt.close("all")
     explorer = Explorer(draw, controls={"slope": slider([1, 2, 3]), "shift": menu([0, 5])},
                         frames={"slope": [1, 2, 3], "shift": [0, 5]})
-    assert len(explorer._pngs) == 6 and not plt.get_fignums()
-    first, last = explorer.response_times()["slope"]
+    assert len(explorer.pngs) == 6 and not plt.get_fignums()
+    from booktools.benchmark import response_times
+
+    first, last = response_times(explorer)["slope"]
     assert first < last
-    explorer.widget()
-    explorer._changed("slope", 3)
-    assert explorer._image.value == figure_png(draw_line(15, 0))
+    view = explorer.view()
+    view.changed("slope", 3)
+    assert view.image.value == figure_png(draw_line(15, 0))
     with pytest.raises(ValueError, match="^states"):
         list(progressive(iter([]), draw_line))
     with pytest.raises(ValueError, match="^seconds"):

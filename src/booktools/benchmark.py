@@ -14,7 +14,8 @@ Per lesson the CPU is split into kernel start and imports (the process's CPU out
 that only import), table cells, figure cells (a matplotlib image), and the explorer cell; then the
 explorer's frames and its response time to a change of each control (to the first figure, and to the
 finished one where the draw is progressive), measured headless through
-`coursekit.explorer.response_report` in an extra cell that the totals leave out.
+`explorer_report` in an extra cell that the totals leave out (it finds the lesson's explorers in the
+kernel's output history, ``Out``: an explorer is the last expression of its cell).
 """
 
 import argparse
@@ -33,7 +34,39 @@ import nbformat
 from .lessons import find_lessons, project_root
 
 TARGET_LESSON, TARGET_BOOK = 1.8, 1.3
-REPORT_CELL = "from coursekit.explorer import response_report\nprint(response_report())"
+REPORT_CELL = "from booktools.benchmark import explorer_report\nprint(explorer_report(Out.values()))"
+
+
+def response_times(explorer) -> dict[str, tuple[float, float]]:
+    """For a change of each control of a `coursekit.explorer.Explorer` (to a value no frame has
+    drawn): CPU seconds until the first figure is ready and until the last (the same unless the draw
+    is progressive). CPU time is what a reader waits for on an idle core, whatever else the measuring
+    machine is doing."""
+    from coursekit.explorer import figure_png, figures_of
+
+    defaults = {name: control.default for name, control in explorer.controls.items()}
+    times = {}
+    for name, control in explorer.controls.items():
+        framed = explorer.frames.get(name, ())
+        others = [v for v in control.values if v != control.default]
+        if not others:
+            continue
+        value = ([v for v in others if v not in framed] or others)[0]
+        started, first = time.process_time(), None
+        for figure in figures_of(explorer.draw(**{**defaults, name: value})):
+            figure_png(figure)
+            first = time.process_time() - started if first is None else first
+        times[name] = (first, time.process_time() - started)
+    return times
+
+
+def explorer_report(results) -> str:
+    """For the benchmark, run inside the lesson's kernel: each explorer among ``results`` (the kernel's
+    ``Out.values()``), its frames, the seconds they took and its response times, as JSON."""
+    from coursekit.explorer import Explorer
+
+    return json.dumps([{"frames": len(e.pngs), "frame_seconds": e.frame_seconds,
+                        "responses": response_times(e)} for e in results if isinstance(e, Explorer)])
 
 
 def shared_folder(root: Path, given: str | None) -> Path:

@@ -60,13 +60,15 @@ OTHER_SEED = 7
 
 @dataclass(frozen=True)
 class Variant:
-    """The parameters a lesson is executed with: none (the book's own execution) or overrides."""
+    """The parameters a lesson is executed with: none (the book's own execution) or overrides; and the
+    folder under ``_build`` its executions go to (named after the parameters unless given)."""
 
     parameters: tuple[tuple[str, object], ...] = ()
+    home: str | None = None
 
     @property
     def folder(self) -> str:
-        return "executed" + "".join(f"-{name}-{value}" for name, value in self.parameters)
+        return self.home or "executed" + "".join(f"-{name}-{value}" for name, value in self.parameters)
 
     @property
     def for_book(self) -> bool:
@@ -89,6 +91,7 @@ class Outcome:
     error: str | None = None
     text: str | None = None  # the lesson's text as it was executed (read once)
     stamp: str | None = None
+    variant: Variant = BOOK
 
 
 def executed_path(root: Path, lesson: Lesson, variant: Variant = BOOK) -> Path:
@@ -255,12 +258,13 @@ def execute_lesson(root: Path, lesson: Lesson, environment: str, variant: Varian
         done = run_papermill(lesson, read_lesson(lesson, text), output, parameters=dict(variant.parameters))
     except Exception as error:  # report, don't hide: the caller fails on it
         output.unlink(missing_ok=True)
-        return Outcome(lesson, True, time.perf_counter() - started, error=str(error), text=text, stamp=stamp)
+        return Outcome(lesson, True, time.perf_counter() - started, error=str(error), text=text, stamp=stamp,
+                       variant=variant)
     seconds = time.perf_counter() - started
     done.metadata[STAMP_KEY] = stamp
     done.metadata["booktools_seconds"] = round(seconds, 2)
     nbformat.write(done, output)
-    return Outcome(lesson, executed=True, seconds=seconds, text=text, stamp=stamp)
+    return Outcome(lesson, executed=True, seconds=seconds, text=text, stamp=stamp, variant=variant)
 
 
 def sync_book_cache(root: Path, outcome: Outcome) -> None:
@@ -275,41 +279,57 @@ def sync_book_cache(root: Path, outcome: Outcome) -> None:
 
 
 def execute_lessons(root: Path | None = None, selection=None, force: bool = False,
-                    workers: int | None = None, report=None, variant: Variant = BOOK) -> list[Outcome]:
-    """Execute the stale lessons side by side (``workers`` kernels, default one per core); each result
-    reaches the book's cache as soon as it completes."""
+                    workers: int | None = None, report=None, variant: Variant = BOOK,
+                    variants: tuple[Variant, ...] | None = None) -> list[Outcome]:
+    """Execute the stale lessons side by side (``workers`` kernels, default one per core), with the
+    lesson's own parameters or those of ``variant`` (or of each of ``variants``, all in one pool); each
+    result of the book's own execution reaches the book's cache as soon as it completes. The outcomes
+    come variant by variant, in lesson order."""
     root = root or project_root()
+    variants = tuple(variants) if variants else (variant,)
     lessons = find_lessons(root, selection)
     environment = environment_stamp(root)
     texts = {lesson.stem: lesson.path.read_text(encoding="utf-8") for lesson in lessons}
-    states = {lesson.stem: "stale" if force else state_of(root, lesson, texts[lesson.stem], environment, variant)
-              for lesson in lessons}
+    jobs = [(lesson, v) for v in variants for lesson in lessons]
+    states = {(lesson.stem, v): "stale" if force else state_of(root, lesson, texts[lesson.stem], environment, v)
+              for lesson, v in jobs}
     outcomes = {}
 
     def finish(outcome: Outcome) -> None:
-        if variant.for_book and (outcome.executed or outcome.error is not None
-                                 or states[outcome.lesson.stem] == "unsynced"):
+        key = (outcome.lesson.stem, outcome.variant)
+        if outcome.variant.for_book and (outcome.executed or outcome.error is not None
+                                         or states[key] == "unsynced"):
             sync_book_cache(root, outcome)
         if report:
             report(outcome)
-        outcomes[outcome.lesson.stem] = outcome
+        outcomes[key] = outcome
 
-    stale = [lesson for lesson in lessons if states[lesson.stem] == "stale"]
-    for lesson in lessons:
-        if lesson not in stale:
+    stale = [(lesson, v) for lesson, v in jobs if states[lesson.stem, v] == "stale"]
+    for lesson, v in jobs:
+        if (lesson, v) not in stale:
             finish(Outcome(lesson, executed=False, seconds=0.0, text=texts[lesson.stem],
-                           stamp=text_stamp(texts[lesson.stem], environment, variant)))
+                           stamp=text_stamp(texts[lesson.stem], environment, v), variant=v))
     if stale:
         workers = workers or int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
+        # the slowest lessons first (by their last execution for the book), so that no core idles at the end
+        stale.sort(key=lambda job: -last_seconds(root, job[0]))
         # One process per lesson at a time (kernels and their event loops stay out of each other's
         # way); "spawn" so that no worker inherits the threads of the calling process.
         with ProcessPoolExecutor(max_workers=max(1, min(workers, len(stale))),
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(execute_lesson, root, lesson, environment, variant, texts[lesson.stem])
-                       for lesson in stale]
+            futures = [pool.submit(execute_lesson, root, lesson, environment, v, texts[lesson.stem])
+                       for lesson, v in stale]
             for future in as_completed(futures):
                 finish(future.result())
-    return [outcomes[lesson.stem] for lesson in lessons]
+    return [outcomes[lesson.stem, v] for lesson, v in jobs]
+
+
+def last_seconds(root: Path, lesson: Lesson) -> float:
+    """How long the lesson's last execution for the book took (0 when there is none)."""
+    try:
+        return float(nbformat.read(executed_path(root, lesson), as_version=4).metadata.get("booktools_seconds", 0))
+    except (OSError, ValueError):
+        return 0.0
 
 
 def _report(outcome: Outcome) -> None:

@@ -31,6 +31,13 @@ def require_seed(name: str, value) -> int:
     return require_int(name, value, minimum=0)
 
 
+def require_bool(name: str, value) -> bool:
+    """Return ``value`` if it is True or False (a switch), else raise ValueError naming ``name``."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return value
+
+
 def require_positive_number(name: str, value) -> float:
     """Return ``value`` if it is a real number greater than zero (a learning rate, say)."""
     if _is_int(value) or isinstance(value, float):

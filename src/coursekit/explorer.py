@@ -26,16 +26,15 @@ import io
 import itertools
 import json
 import time
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .checks import require_choice, require_nonempty
+from .plots import SKIPPED_NOTE, drawing
 
 DPI = 80
 """Resolution of every explorer image: enough for a 7-inch figure on screen, small in the page."""
-
-_created: list["Explorer"] = []  # the explorers of this kernel, for `response_report`
-
 
 @dataclass(frozen=True)
 class Control:
@@ -45,6 +44,10 @@ class Control:
     default: object
     kind: str  # "menu" (a drop-down) or "slider" (ordered values)
     label: str | None = None
+
+    def caption(self, name: str) -> str:
+        """What the reader sees beside the control: its label, or its keyword with spaces."""
+        return self.label or name.replace("_", " ")
 
 
 def _control(kind: str, values, default, label) -> Control:
@@ -114,7 +117,7 @@ def progressive(states, figure_of, seconds: float = 0.5):
     yield figure_of(state)
 
 
-def _figures(drawn):
+def figures_of(drawn):
     """What a draw function returned, as figures: one figure, or the figures `progressive` yields."""
     from matplotlib.figure import Figure
 
@@ -126,7 +129,7 @@ def final_figure(drawn):
     import matplotlib.pyplot as plt
 
     last = None
-    for figure in _figures(drawn):
+    for figure in figures_of(drawn):
         if last is not None:
             plt.close(last)
         last = figure
@@ -140,103 +143,114 @@ def png_width(png: bytes) -> int:
     return int.from_bytes(png[16:20], "big")
 
 
+def checked_controls(controls) -> dict[str, Control]:
+    """``controls`` as a dict, each a keyword name mapped to a `menu` or `slider`."""
+    if not isinstance(controls, Mapping) or not controls:
+        raise ValueError(f"controls must map at least one name to a menu or slider, got {controls!r}")
+    for name, control in controls.items():
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"controls: {name!r} is not a keyword name")
+        if not isinstance(control, Control):
+            raise ValueError(f"controls[{name!r}] must be made by menu() or slider(), got {control!r}")
+    return dict(controls)
+
+
+def checked_frames(frames, controls: Mapping[str, Control]) -> dict[str, tuple]:
+    """``frames`` as a dict of framed control -> its values in the control's order, each holding the
+    control's default."""
+    if not isinstance(frames, Mapping) or not frames:
+        raise ValueError(f"frames must map at least one control to the values the page shows, got {frames!r}")
+    checked = {}
+    for name, values in frames.items():
+        control = controls[require_choice("frames", name, controls)]
+        values = tuple(require_nonempty(f"frames[{name!r}]", values))
+        for value in values:
+            require_choice(f"frames[{name!r}]", value, control.values)
+        if control.default not in values:
+            raise ValueError(f"frames[{name!r}] must hold the control's default {control.default!r}")
+        checked[name] = tuple(sorted(values, key=control.values.index))
+    return checked
+
+
+def draw_frames(draw: Callable, controls: Mapping[str, Control], frames: Mapping[str, tuple]) -> dict:
+    """Every frame as PNG, keyed by the tuple of the framed controls' values (the others at their
+    defaults); the default frame is drawn first."""
+    defaults = {name: control.default for name, control in controls.items()}
+    return {key: figure_png(final_figure(draw(**{**defaults, **dict(zip(frames, key))})))
+            for key in itertools.product(*frames.values())}
+
+
+class LiveView:
+    """The JupyterLab view of an explorer: its controls above the figure, redrawn on every change."""
+
+    def __init__(self, draw: Callable, controls: Mapping[str, Control], first_png: bytes):
+        import ipywidgets as widgets
+
+        self.draw, self.values = draw, {name: control.default for name, control in controls.items()}
+        inputs = {name: self._input(widgets, name, control) for name, control in controls.items()}
+        self.image = widgets.Image(format="png")
+        self._show(first_png)
+        self.status = widgets.HTML(value="")
+        for name, control in inputs.items():
+            control.observe(lambda change, name=name: self.changed(name, change["new"]), names="value")
+        row = widgets.HBox(list(inputs.values()), layout=widgets.Layout(flex_flow="row wrap"))
+        self.widget = widgets.VBox([row, self.image, self.status])
+
+    @staticmethod
+    def _input(widgets, name: str, control: Control):
+        options = [(str(value), value) for value in control.values]
+        settings = {"options": options, "value": control.default, "description": control.caption(name),
+                    "style": {"description_width": "initial"}}
+        if control.kind == "slider":
+            return widgets.SelectionSlider(continuous_update=False, **settings)
+        return widgets.Dropdown(**settings)
+
+    def _show(self, png: bytes) -> None:
+        # at its own pixel width: a stretched image would blur
+        self.image.value, self.image.width = png, str(png_width(png))
+
+    def changed(self, name: str, value) -> None:
+        """Redraw for a control's new value (a progressive draw shows each figure as it comes)."""
+        self.values[name] = value
+        try:
+            for figure in figures_of(self.draw(**self.values)):
+                self._show(figure_png(figure))
+            self.status.value = ""
+        except Exception:  # a callback's exception would vanish into the kernel's log
+            self.status.value = f"<pre>could not draw:\n{html.escape(traceback.format_exc())}</pre>"
+
+
 class Explorer:
     """An interactive figure: ``draw(**values)`` returns a matplotlib figure for the control values.
 
     ``controls`` maps each keyword of ``draw`` to a `menu` or `slider`. ``frames`` maps some of those
     names to the values the HTML page offers (each list holding the control's default); the page gets
     one image per combination, the other controls staying at their defaults. Show the explorer by making
-    it the last expression of a cell.
+    it the last expression of a cell. With figures switched off (`coursekit.plots.draw_figures`) it
+    checks its definition and draws nothing.
     """
 
     def __init__(self, draw: Callable, controls: Mapping[str, Control], frames: Mapping[str, Sequence],
                  description: str = ""):
         if not callable(draw):
             raise ValueError(f"draw must be a function of the control values, got {draw!r}")
-        if not isinstance(controls, Mapping) or not controls:
-            raise ValueError(f"controls must map at least one name to a menu or slider, got {controls!r}")
-        for name, control in controls.items():
-            if not isinstance(name, str) or not name.isidentifier():
-                raise ValueError(f"controls: {name!r} is not a keyword name")
-            if not isinstance(control, Control):
-                raise ValueError(f"controls[{name!r}] must be made by menu() or slider(), got {control!r}")
-        if not isinstance(frames, Mapping) or not frames:
-            raise ValueError(f"frames must map at least one control to the values the page shows, got {frames!r}")
-        self.draw, self.controls, self.description = draw, dict(controls), description
-        self.frames = {}
-        for name, values in frames.items():
-            control = self.controls.get(require_choice("frames", name, self.controls))
-            values = tuple(require_nonempty(f"frames[{name!r}]", values))
-            for value in values:
-                require_choice(f"frames[{name!r}]", value, control.values)
-            if control.default not in values:
-                raise ValueError(f"frames[{name!r}] must hold the control's default {control.default!r}")
-            self.frames[name] = tuple(sorted(values, key=control.values.index))
-        self.values = {name: control.default for name, control in self.controls.items()}
-        self._pngs = {}  # frame key (tuple of values of the framed controls) -> PNG
-        self._widget = None
-        _created.append(self)
-        self.frame_seconds = self._render_frames()
-
-    # --- drawing -----------------------------------------------------------------------------------
-
-    def render(self, **values) -> bytes:
-        """The figure for the given control values (the others at their current values), as PNG."""
-        for name, value in values.items():
-            require_choice(name, value, self.controls[require_choice("control", name, self.controls)].values)
-        return figure_png(final_figure(self.draw(**{**self.values, **values})))
-
-    def _frame_keys(self) -> list[tuple]:
-        return list(itertools.product(*self.frames.values()))
-
-    def _render_frames(self) -> float:
-        """Draw every frame once (the default frame first); return the seconds it took."""
+        self.draw, self.description = draw, description
+        self.controls = checked_controls(controls)
+        self.frames = checked_frames(frames, self.controls)
         started = time.perf_counter()
-        defaults = {name: control.default for name, control in self.controls.items()}
-        for key in self._frame_keys():
-            self._pngs[key] = figure_png(final_figure(self.draw(**{**defaults, **dict(zip(self.frames, key))})))
-        return time.perf_counter() - started
+        self.pngs = draw_frames(self.draw, self.controls, self.frames) if drawing() else {}
+        self.frame_seconds = time.perf_counter() - started
+        self._view = None
 
-    # --- JupyterLab: the widget --------------------------------------------------------------------
+    @property
+    def default_key(self) -> tuple:
+        return tuple(self.controls[name].default for name in self.frames)
 
-    def widget(self):
-        """The ipywidgets view (built once): a row of controls above the figure."""
-        if self._widget is None:
-            import ipywidgets as widgets
-
-            inputs = {name: self._input(widgets, name, control) for name, control in self.controls.items()}
-            default_key = tuple(self.values[name] for name in self.frames)
-            png = self._pngs[default_key]
-            # at its own pixel width: a stretched image would blur
-            self._image = widgets.Image(value=png, format="png", width=str(png_width(png)))
-            self._status = widgets.HTML(value="")
-            for name, control in inputs.items():
-                control.observe(lambda change, name=name: self._changed(name, change["new"]), names="value")
-            controls = widgets.HBox(list(inputs.values()), layout=widgets.Layout(flex_flow="row wrap"))
-            self._widget = widgets.VBox([controls, self._image, self._status])
-        return self._widget
-
-    @staticmethod
-    def _input(widgets, name: str, control: Control):
-        label = control.label or name.replace("_", " ")
-        options = [(str(value), value) for value in control.values]
-        style = {"description_width": "initial"}
-        if control.kind == "slider":
-            return widgets.SelectionSlider(options=options, value=control.default, description=label,
-                                           continuous_update=False, style=style)
-        return widgets.Dropdown(options=options, value=control.default, description=label, style=style)
-
-    def _changed(self, name: str, value) -> None:
-        self.values[name] = value
-        try:
-            for figure in _figures(self.draw(**self.values)):  # a progressive draw shows each figure
-                png = figure_png(figure)
-                self._image.value, self._image.width = png, str(png_width(png))
-            self._status.value = ""
-        except Exception as error:  # a callback's exception would vanish into the kernel's log
-            self._status.value = f"<pre>could not draw: {html.escape(repr(error))}</pre>"
-
-    # --- the HTML page: frames ---------------------------------------------------------------------
+    def view(self) -> LiveView:
+        """The live view for JupyterLab (built once), starting on the default frame."""
+        if self._view is None:
+            self._view = LiveView(self.draw, self.controls, self.pngs[self.default_key])
+        return self._view
 
     def frames_html(self) -> str:
         """The explorer for a page without a kernel: the pre-rendered frames, default frame first.
@@ -246,23 +260,18 @@ class Explorer:
         no inert controls. Frames other than the default are hidden with inline style, which survives
         JupyterLab's HTML sanitizer.
         """
-        controls = []
-        for name, values in self.frames.items():
-            control = self.controls[name]
-            controls.append({"name": name, "label": control.label or name.replace("_", " "),
-                             "kind": control.kind, "values": [str(v) for v in values],
-                             "start": values.index(control.default)})
-        default_key = tuple(self.controls[name].default for name in self.frames)
-        keys = sorted(self._frame_keys(), key=lambda key: key != default_key)  # default first, stable
+        controls = [{"name": name, "label": self.controls[name].caption(name), "kind": self.controls[name].kind,
+                     "values": [str(v) for v in values], "start": values.index(self.controls[name].default)}
+                    for name, values in self.frames.items()]
         images = []
-        for key in keys:
+        for key in sorted(self.pngs, key=lambda key: key != self.default_key):  # default first, stable
             indices = ",".join(str(self.frames[name].index(v)) for name, v in zip(self.frames, key))
-            setting = ", ".join(f"{name.replace('_', ' ')} {v}" for name, v in zip(self.frames, key))
-            encoded = base64.b64encode(self._pngs[key]).decode("ascii")
-            style = "" if key == default_key else ' style="display:none"'
+            setting = ", ".join(f"{self.controls[name].caption(name)} {v}" for name, v in zip(self.frames, key))
+            encoded = base64.b64encode(self.pngs[key]).decode("ascii")
+            style = "" if key == self.default_key else ' style="display:none"'
             images.append(f'<img src="data:image/png;base64,{encoded}" data-frame="{indices}" '
                           f'alt="{html.escape(self.description or "explorer")}: {html.escape(setting)}"{style}>')
-        fixed = [f"{control.label or name.replace('_', ' ')} = {control.default}"
+        fixed = [f"{control.caption(name)} = {control.default}"
                  for name, control in self.controls.items() if name not in self.frames]
         note = (f"Frames drawn when the lesson was executed; the other controls stay at "
                 f"{html.escape(', '.join(fixed))}." if fixed else "Frames drawn when the lesson was executed.")
@@ -270,35 +279,10 @@ class Explorer:
                 f'<div class="explorer-frames">{"".join(images)}</div>'
                 f'<p class="explorer-note">{note}</p></div>')
 
-    # --- display -------------------------------------------------------------------------------------
-
     def _repr_mimebundle_(self, **kwargs) -> dict:
-        bundle = self.widget()._repr_mimebundle_(**kwargs)
+        if not self.pngs:
+            return {"text/plain": f"[explorer {SKIPPED_NOTE}]"}
+        bundle = self.view().widget._repr_mimebundle_(**kwargs)
         bundle["text/html"] = self.frames_html()
-        bundle["text/plain"] = f"Explorer with {len(self._pngs)} frames ({', '.join(self.controls)})"
+        bundle["text/plain"] = f"Explorer with {len(self.pngs)} frames ({', '.join(self.controls)})"
         return bundle
-
-    def response_times(self) -> dict[str, tuple[float, float]]:
-        """For a change of each control (to a value no frame has drawn): CPU seconds until the first
-        figure is ready and until the last (the same unless the draw is progressive). CPU time is what
-        a reader waits for on an idle core, whatever else the measuring machine is doing."""
-        times = {}
-        for name, control in self.controls.items():
-            framed = self.frames.get(name, ())
-            others = [v for v in control.values if v != control.default]
-            if not others:
-                continue
-            fresh = [v for v in others if v not in framed]
-            value = (fresh or others)[0]
-            started, first = time.process_time(), None
-            for figure in _figures(self.draw(**{**self.values, name: value})):
-                figure_png(figure)
-                first = time.process_time() - started if first is None else first
-            times[name] = (first, time.process_time() - started)
-        return times
-
-
-def response_report() -> str:
-    """For the benchmark: each explorer of this kernel, its frames, frame seconds and response times."""
-    return json.dumps([{"frames": len(e._pngs), "frame_seconds": e.frame_seconds,
-                        "responses": e.response_times()} for e in _created])

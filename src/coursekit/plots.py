@@ -1,12 +1,19 @@
 """Figures the lessons share: a band of runs against the baseline, curves over epochs, and `show`,
-which puts a lesson's figure on the page with a description of what it shows."""
+which puts a lesson's figure on the page with a description of what it shows.
+
+`draw_figures` is the switch behind every lesson's ``FIGURES`` parameter: off, `show` and the
+explorers (`coursekit.explorer`) draw nothing, so that a run that only wants a lesson's tables and
+claims (the seed atlas, `booktools.atlas`) skips the rendering; the tables and claims are the same.
+"""
 
 import base64
 import html
 import io
 from collections.abc import Mapping, Sequence
 
-from .checks import require_nonempty
+from .checks import require_bool, require_nonempty
+
+_drawing = True
 
 BASELINE_STYLE = {"color": "0.35", "linestyle": "--", "linewidth": 1.2}
 REFERENCE_STYLE = {"color": "tab:green", "linestyle": ":", "linewidth": 1.5}
@@ -75,6 +82,25 @@ def figure_html(png: bytes, description: str, caption: str | None = None) -> str
     return "".join(parts)
 
 
+def draw_figures(on: bool) -> bool:
+    """Draw the figures and explorer frames from now on (``True``, the default) or skip them (``False``).
+
+    A lesson calls it with its ``FIGURES`` parameter; the figures' computations still run (their
+    descriptions quote claims), only the rendering is skipped.
+    """
+    global _drawing
+    _drawing = require_bool("on", on)
+    return _drawing
+
+
+def drawing() -> bool:
+    """Whether figures are drawn (see `draw_figures`)."""
+    return _drawing
+
+
+SKIPPED_NOTE = "not drawn: this run has FIGURES = False"
+
+
 def show(figure, description: str, caption: str | None = None) -> None:
     """Show a lesson's figure described in words: ``description`` says what is plotted against what
     and what the reader should see in it, with this run's numbers (a screen reader reads it as the
@@ -94,6 +120,11 @@ def show(figure, description: str, caption: str | None = None) -> None:
         plt.close(figure)
         return
     from IPython.display import display
+
+    if not _drawing:
+        plt.close(figure)
+        display({"text/plain": f"[figure {SKIPPED_NOTE}]"}, raw=True)
+        return
 
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", bbox_inches="tight")

@@ -14,6 +14,10 @@
   with the numbers of its prose already filled in for jupyterlab-myst, so that it opens readable.
 - **The Course Wrap-Up.** The ``wrap-up`` directive builds the course's closing table from every
   lesson's execution in the book's cache (`booktools.wrapup`); the page is rebuilt when one changes.
+- **The seed atlas.** Beside each claim a lesson page quotes (``{eval}`name``` of a recorded claim),
+  a small badge says in how many of the atlas's seeds that conclusion held and links to its row on the
+  atlas page (``seed-atlas`` directive); when the lesson changed since the atlas was built, the badge
+  says the atlas is out of date instead; without an atlas, nothing is added (`booktools.atlas`).
 - **Pages follow their execution.** A lesson is executed again when coursekit or the pinned packages
   change, while its text stays the same; Sphinx rebuilds a page only when its source or a noted
   dependency is newer, so the executed notebook is noted as one.
@@ -187,6 +191,111 @@ def depend_on_execution(app, docname, source):
         app.env.note_dependency(str(executed))
 
 
+# --- the seed atlas ---------------------------------------------------------------------------------------
+
+ATLAS_DOC = "book/atlas"
+BADGE_CLASS = "coursekit-atlas-badge"
+
+
+def atlas_of(app) -> dict | None:
+    """The atlas built last (`booktools.atlas`), read once per build; None when there is none."""
+    if not hasattr(app, "booktools_atlas"):
+        from .. import atlas
+
+        app.booktools_atlas = atlas.load(Path(app.srcdir))
+    return app.booktools_atlas
+
+
+def lesson_of(app, docname: str):
+    """The lesson a page shows, or None for a plain page."""
+    from ..lessons import LESSON_NAME, Lesson
+
+    folder, _, name = docname.removeprefix("book/").rpartition("/")
+    match = LESSON_NAME.match(name + ".md")
+    if not docname.startswith("book/") or not match:
+        return None
+    return Lesson(int(match["number"]), match["slug"], folder, Path(app.env.doc2path(docname)))
+
+
+def atlas_badge(app, docname: str, name: str):
+    """The badge for claim ``name`` on page ``docname``: a link to its atlas row saying in how many seeds
+    it held, or to the atlas page saying that the atlas is out of date; None without one."""
+    from .. import atlas
+    from ..execute import environment_stamp, text_stamp
+
+    lesson = lesson_of(app, docname)
+    if lesson is None or atlas_of(app) is None:
+        return None
+    if not hasattr(app, "booktools_environment"):
+        app.booktools_environment = environment_stamp(Path(app.srcdir))
+    stamp = text_stamp(lesson.path.read_text(encoding="utf-8"), app.booktools_environment)
+    entry = atlas.entry_of(atlas_of(app), lesson.stem, name, stamp)
+    if entry is None:
+        return None
+    if entry == "stale":
+        text, anchor, title = "seed atlas out of date", "", ("This lesson changed since the seed atlas was "
+                                                            "built: run make atlas to measure it again.")
+    else:
+        text, anchor = f"held in {entry.kept} of {entry.seeds} seeds", entry.anchor
+        title = f"This conclusion was reached again in {entry.kept} of the atlas's {entry.seeds} seeds."
+    badge = nodes.reference("", "", nodes.Text(text), refuri="", classes=[BADGE_CLASS], reftitle=title)
+    badge["booktools_anchor"] = anchor
+    return badge
+
+
+class EvalRole(PasteTextRole):
+    """myst-nb's text paste, plus the atlas badge beside a recorded claim."""
+
+    def run(self):
+        pasted, messages = super().run()
+        env = self.document.settings.env
+        badge = atlas_badge(env.app, env.docname, self.text.strip()) if pasted else None
+        if badge is not None:
+            pasted = [*pasted, nodes.Text(" "), badge]
+        return pasted, messages
+
+
+def link_badges(app, doctree, docname) -> None:
+    """Point each atlas badge at its row of the atlas page, relative to the page it is on."""
+    for badge in doctree.findall(lambda node: isinstance(node, nodes.reference) and BADGE_CLASS in node["classes"]):
+        anchor = badge.get("booktools_anchor", "")
+        badge["refuri"] = app.builder.get_relative_uri(docname, ATLAS_DOC) + (f"#{anchor}" if anchor else "")
+
+
+def atlas_digest(root: Path) -> str:
+    from .. import atlas
+
+    path = atlas.atlas_path(root)
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "none"
+
+
+def reread_on_new_atlas(app, env, added, changed, removed):
+    """A new atlas (or none where there was one) changes every lesson page's badges and the atlas page."""
+    digest = atlas_digest(Path(app.srcdir))
+    if getattr(env, "booktools_atlas_digest", None) == digest:
+        return []
+    env.booktools_atlas_digest = digest
+    return [docname for docname in env.found_docs if docname == ATLAS_DOC or lesson_of(app, docname)]
+
+
+class SeedAtlasDirective(SphinxDirective):
+    """``seed-atlas``: every claim of the course over the atlas's seeds (`booktools.atlas.page_markdown`)."""
+
+    def run(self):
+        from .. import atlas
+        from ..lessons import find_lessons
+        from ..wrapup import title_of
+
+        app = self.env.app
+        lessons = {lesson.stem: lesson for lesson in find_lessons(Path(app.srcdir))}
+        titles = {stem: title_of(lesson) for stem, lesson in lessons.items()}
+        text = atlas.page_markdown(atlas_of(app), titles, link=lambda stem: (
+            f"{{doc}}`{titles[stem]} </book/{lessons[stem].unit}/{stem}>`"))
+        container = nodes.container(classes=["coursekit-atlas"])
+        self.state.nested_parse(StringList(text.splitlines()), self.content_offset, container)
+        return container.children
+
+
 # --- the Course Wrap-Up ----------------------------------------------------------------------------------
 
 class WrapUpDirective(SphinxDirective):
@@ -220,7 +329,10 @@ class WrapUpDirective(SphinxDirective):
 
 def setup(app):
     app.add_directive("wrap-up", WrapUpDirective)
-    app.add_role("eval", PasteTextRole(), override=True)
+    app.add_directive("seed-atlas", SeedAtlasDirective)
+    app.add_role("eval", EvalRole(), override=True)
+    app.connect("env-get-outdated", reread_on_new_atlas)
+    app.connect("doctree-resolved", link_badges)
     app.connect("source-read", depend_on_execution)
     app.connect("builder-inited", on_builder_inited)
     app.add_js_file("explorer.js")
