@@ -18,6 +18,29 @@ def sigmoid(z: float) -> float:
     return e / (1.0 + e)
 
 
+def sigmoid_zero_below(z: float) -> float:
+    """The sigmoid as the coverage-grid lessons (10, 11) compute it: below -30 the output is exactly 0.0.
+
+    A deliberate difference from `sigmoid`: at -30 the true value is about 9.4e-14, and a loss or
+    gradient that reads it gets other last digits than the source printed. Not interchangeable.
+    """
+    return 1 / (1 + math.exp(-z)) if z > -30 else 0.0
+
+
+def sigmoid_clipped(z: float) -> float:
+    """The sigmoid as the sequence lessons (14, 19) compute it: the input clipped to [-30, 30] first.
+
+    A deliberate difference from `sigmoid` and `sigmoid_zero_below`: beyond ±30 the output stays at
+    the value for ±30 (about 9.4e-14 from 0 or 1), never exactly 0 or 1. Not interchangeable.
+    """
+    return 1 / (1 + math.exp(-max(-30, min(30, z))))
+
+
+SIGMOIDS = {"split at zero": sigmoid, "zero below -30": sigmoid_zero_below, "clipped at ±30": sigmoid_clipped}
+"""The three sigmoids of the course, numerically different on purpose: each reproduces the digits of the
+source's lessons that use it (see each function). Unifying them changes printed tables."""
+
+
 def rectified(z: float) -> float:
     """The rectified linear unit: positive values pass, the rest become zero."""
     return z if z > 0.0 else 0.0

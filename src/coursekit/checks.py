@@ -73,6 +73,15 @@ def require_nonempty(name: str, values) -> list:
     return items
 
 
+def require_each(name: str, values, check, *args) -> list:
+    """``values`` as a list, at least one, each passing ``check(f"{name}[i]", value, *args)``: a tuple
+    parameter such as ``RATES = (0.1, 0.3)`` checked element by element, the bad one named by index."""
+    items = require_nonempty(name, values)
+    for i, value in enumerate(items):
+        check(f"{name}[{i}]", value, *args)
+    return items
+
+
 def require_split_sizes(name: str, sizes) -> tuple[int, int]:
     """The sizes of a training and a validation set (the test set is the rest): two positive ints."""
     if not isinstance(sizes, (tuple, list)) or len(sizes) != 2:
