@@ -1,6 +1,7 @@
 # Deep Learning, Measured: two commands on a fresh machine with Python >= 3.12 and make.
 #   make book   set up .venv, execute the lessons (in parallel, only what changed), build _build/html
-#   make test   set up .venv, run the tests (the lessons' tables, coursekit, the book build)
+#   make test   set up .venv, lint src/ and tests/ (ruff), run the tests (the lessons' tables, coursekit,
+#               the book build)
 # Also: make lab (JupyterLab), make lesson N=01 ARGS="-p SEED 7", make site, make bench, make stress,
 #   make atlas [SEEDS=10] (every lesson's claims over seeds 1..SEEDS, shown by the next make book).
 # Override the interpreter with `make book PYTHON=/path/to/python3.12`.
@@ -59,6 +60,7 @@ site:
 	@$(BIN)/python -m booktools.site
 
 test: $(STAMP)
+	$(BIN)/ruff check src tests
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -16,9 +16,9 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from conftest import ROOT
 
 from booktools.lessons import find_lessons
-from conftest import ROOT
 
 HTML = ROOT / "_build" / "html"
 RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]

@@ -7,12 +7,12 @@ import re
 from html import unescape
 
 import pytest
+from conftest import ROOT
 
 from booktools import atlas
 from booktools.execute import BOOK, environment_stamp, executed_path, read_lesson, run_papermill, text_stamp
 from booktools.lessons import find_lessons
 from booktools.outputs import code_outputs, recorded_claims
-from conftest import ROOT
 
 SMALL = {"seeds": [1, 2], "lessons": ["10", "23"], "home": "atlas-of-the-tests"}
 """The two cheapest lessons of the book, both with claims that differ between seeds."""

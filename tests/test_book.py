@@ -10,7 +10,6 @@ from html import unescape
 from html.parser import HTMLParser
 
 import pytest
-
 from conftest import LESSONS, ROOT
 
 HTML = ROOT / "_build" / "html"

@@ -9,13 +9,12 @@ import ast
 import re
 
 import pytest
+from conftest import LESSONS
+from test_lessons import claim_names, code_cells
 
 from booktools.outputs import glued_texts, recorded_claims
 from coursekit.claims import Claim, claims_record
 from coursekit.noise import is_measured, standard_error
-from conftest import LESSONS
-from test_lessons import claim_names, code_cells
-
 
 ON_PATTERN = LESSONS
 """Every lesson of the book is on the claims pattern."""

@@ -4,16 +4,22 @@ import math
 
 import pytest
 
-from coursekit import SEED
+from coursekit import SEED, minibatch, network
 from coursekit.activations import ACTIVATIONS, activation, sigmoid
 from coursekit.checks import require_positive_int, require_seed
 from coursekit.generator import make_generator, permutation, pick, shuffle
 from coursekit.initialization import gain_scaled_layers, parameter_count
 from coursekit.losses import loss
-from coursekit import minibatch, network
 from coursekit.references import decision_tree, linear_model
-from coursekit.subscribers import (FIELDS, Scaler, baseline_accuracy, load_subscribers, not_suspicious_share,
-                                   split_rows, subscriber_table)
+from coursekit.subscribers import (
+    FIELDS,
+    Scaler,
+    baseline_accuracy,
+    load_subscribers,
+    not_suspicious_share,
+    split_rows,
+    subscriber_table,
+)
 from coursekit.tables import Table, band, band_text, in_subscribers
 
 
@@ -69,7 +75,9 @@ def test_split_sizes_and_rates(table, sets):
     shorter = split_rows(table[:1100], SEED)  # another seed keeps another number of rows: the test set
     assert (len(shorter.train), len(shorter.validation), len(shorter.test)) == (756, 252, 92)  # is the rest
     assert len(sets.train[0]) == 300 and len(sets.full_train[0]) == 756
-    rate = lambda labels: sum(labels) / len(labels)
+    def rate(labels):
+        return sum(labels) / len(labels)
+
     assert round(rate(sets.full_train[1]), 4) == 0.2222
     assert round(rate(sets.train[1]), 4) == 0.2200
     assert round(rate(sets.test[1]), 4) == 0.2421
@@ -124,13 +132,6 @@ def test_full_batch_training_lowers_the_loss(sets):
     network.train(gain_scaled_layers(SEED + 1, [12, 8, 1]), X, Y, 0.3, 5,
                   on_epoch=lambda epoch, net, gw, gb, mean: losses.append(mean))
     assert len(losses) == 5 and losses[-1] < losses[0]
-
-
-def test_staged_training_equals_one_long_run(sets):
-    X, Y = sets.train
-    once = network.train(gain_scaled_layers(SEED + 2, [12, 4, 1]), X, Y, 0.3, 6)
-    staged = dict(network.train_in_stages(gain_scaled_layers(SEED + 2, [12, 4, 1]), X, Y, 0.3, [2, 6]))
-    assert staged[6] == once
 
 
 def test_activation_derivatives_match_finite_differences():

@@ -2,17 +2,22 @@
 inputs or nothing. Each way a page could show outputs its code no longer computes is reproduced here on a
 small project of its own (one lesson of a few cells), and shown to be caught."""
 
-import json
-import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from booktools import execute
-from booktools.execute import (Outcome, environment_stamp, execute_lessons, executed_path, is_current,
-                               stale_reason, state_of, sync_book_cache, text_stamp)
+from booktools.execute import (
+    environment_stamp,
+    execute_lessons,
+    executed_path,
+    is_current,
+    stale_reason,
+    state_of,
+    sync_book_cache,
+    text_stamp,
+)
 from booktools.lessons import find_lessons
 
 LESSON = """---
@@ -148,8 +153,9 @@ def test_stamps_differ_by_text_and_parameters():
 
 def test_the_book_build_stops_on_a_stale_lesson(project, tmp_path):
     """The Sphinx extension asks `stale_reason` for every lesson page before it is read."""
-    from booktools.sphinxext import depend_on_execution
     from sphinx.errors import ExtensionError
+
+    from booktools.sphinxext import depend_on_execution
 
     class Env:
         def doc2path(self, docname):

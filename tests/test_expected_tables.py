@@ -7,10 +7,10 @@ specification by `python -m booktools.digests`), so this runs without the specif
 import json
 
 import pytest
+from conftest import ROOT
 
 from booktools.digests import token_digest
 from booktools.lessons import find_lessons
-from conftest import ROOT
 
 EXPECTED = ROOT / "tests" / "expected"
 DIGESTS = json.loads((EXPECTED / "source-digests.json").read_text(encoding="utf-8"))

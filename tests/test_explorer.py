@@ -73,7 +73,8 @@ def test_switched_off_an_explorer_checks_its_definition_and_draws_nothing():
     try:
         explorer = Explorer(lambda slope: drawn.append(slope), controls={"slope": slider([1, 2])},
                             frames={"slope": [1, 2]})
-        assert drawn == [] and explorer._repr_mimebundle_() == {"text/plain": "[explorer not drawn: this run has FIGURES = False]"}
+        assert drawn == []
+        assert explorer._repr_mimebundle_() == {"text/plain": "[explorer not drawn: this run has FIGURES = False]"}
         with pytest.raises(ValueError, match="^frames"):
             Explorer(draw_line, controls={"slope": slider([1, 2])}, frames={"slope": [7]})
         with pytest.raises(ValueError, match="^on"):
@@ -163,8 +164,8 @@ def test_quote_outside_ipython_sets_and_shows_nothing(capsys):
 
 
 def test_quote_in_a_kernel_sets_the_name_and_glues_its_text():
-    from IPython.core.interactiveshell import InteractiveShell
     from IPython.core.displaypub import CapturingDisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
 
     from coursekit.prose import GLUE_PREFIX
 

@@ -5,8 +5,18 @@ import pytest
 
 from coursekit import SEED
 from coursekit.generator import epoch_orders, make_generator, permutation
-from coursekit.grids import (DENSITY, GRID_COUNT, RUN_LENGTH, SIDE, SPLIT_SIZES, active_cells,
-                             coverage_grid, coverage_grids, load_grids, split_grids)
+from coursekit.grids import (
+    DENSITY,
+    GRID_COUNT,
+    RUN_LENGTH,
+    SIDE,
+    SPLIT_SIZES,
+    active_cells,
+    coverage_grid,
+    coverage_grids,
+    load_grids,
+    split_grids,
+)
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,17 @@ import re
 
 import nbformat
 import pytest
-
-from booktools.outputs import (definition_lines, differences, printed_stdout, replace_tokens,
-                               sensitive_tokens, source_count_tokens)
-from booktools.lessons import find_lessons
 from conftest import LESSONS, ROOT
+
+from booktools.lessons import find_lessons
+from booktools.outputs import (
+    definition_lines,
+    differences,
+    printed_stdout,
+    replace_tokens,
+    sensitive_tokens,
+    source_count_tokens,
+)
 
 EXPECTED = ROOT / "tests" / "expected"
 
@@ -167,7 +173,8 @@ def test_every_prose_number_is_quoted_once_and_never_rebound(lesson):
     assert not set(quoted) - used, f"{lesson.stem}: quoted but never shown: {sorted(set(quoted) - used)}"
     bound = {name for tree in trees for name in notebook_level_bindings(tree)}
     assert not bound & set(quoted), f"{lesson.stem}: quoted names also bound by the code: {sorted(bound & set(quoted))}"
-    assert "{glue" not in text, f"{lesson.stem}: use {{eval}} with quote(), not glue roles (JupyterLab cannot show them)"
+    assert "{glue" not in text, (f"{lesson.stem}: use {{eval}} with quote(), not glue roles "
+                                 "(JupyterLab cannot show them)")
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)

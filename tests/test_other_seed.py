@@ -8,10 +8,10 @@ by the same stamps as the book's own execution.
 import re
 
 import pytest
-
-from booktools.execute import OTHER_SEED, execute_lessons, executed_path, seed_variant
-from booktools.outputs import glued_texts, printed_stdout
 from conftest import LESSONS, ROOT
+
+from booktools.execute import OTHER_SEED, seed_variant
+from booktools.outputs import glued_texts, printed_stdout
 
 EXPECTED = ROOT / "tests" / "expected"
 OTHER = seed_variant(OTHER_SEED)
@@ -99,7 +99,8 @@ def prints_comparison_lines(lesson) -> bool:
     return expected.exists() and "comparison lines" in expected.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("lesson", [l for l in LESSONS if prints_comparison_lines(l)], ids=lambda l: l.stem)
+@pytest.mark.parametrize("lesson", [one for one in LESSONS if prints_comparison_lines(one)],
+                         ids=lambda one: one.stem)
 def test_comparison_lines_are_the_hits_over_this_seeds_test_set(lesson, other_seed_lessons):
     """The earlier course's linear model (202 hits) and decision tree (198 hits), divided by the size of
     the test set this seed produced, as the course computes them."""
@@ -145,7 +146,8 @@ def derived_baseline(lesson, seed: int) -> str | None:
     return f"{load(seed).baseline:.4f}" if load else None
 
 
-@pytest.mark.parametrize("lesson", [l for l in LESSONS if derived_baseline(l, OTHER_SEED)], ids=lambda l: l.stem)
+@pytest.mark.parametrize("lesson", [one for one in LESSONS if derived_baseline(one, OTHER_SEED)],
+                         ids=lambda one: one.stem)
 def test_the_baseline_follows_the_seed(lesson, executed_lessons, other_seed_lessons):
     """The baseline each lesson quotes is the one coursekit derives from the seed's data: the course's
     with the course seed, another with the other seed (a typed baseline would fail one of the two)."""

@@ -5,10 +5,10 @@ after it, no kernel); one lesson is also run end to end with papermill, as a rea
 import nbformat
 import papermill
 import pytest
+from conftest import LESSONS
 from myst_nb.core.read import read_myst_markdown_notebook
 
 from booktools.execute import read_lesson, run_papermill
-from conftest import LESSONS
 
 SIGNED = {"GATE_BIAS": "lesson 14's gate bias: a bias may be negative"}
 """Numeric parameters for which a negative value is a valid setting."""

@@ -13,9 +13,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import yaml
+from conftest import ROOT
 
 from booktools.site import FOLDER, make_archive
-from conftest import ROOT
 
 PREFIX = "some/prefix"
 

@@ -1,13 +1,24 @@
 """Unit tests of coursekit.steps: the step/marker sequence set of lessons 15-19, its codes and raw form."""
 
-import math
 
 import pytest
 
 from coursekit import SEED
-from coursekit.steps import (CODES, MAINTENANCE, SEQUENCES, SPLIT_SIZES, STEPS, SUSPECT, THRESHOLD, CodeTask,
-                             group_distances, majority_baseline, positive_rate, split_sequences,
-                             step_sequences)
+from coursekit.steps import (
+    CODES,
+    MAINTENANCE,
+    SEQUENCES,
+    SPLIT_SIZES,
+    STEPS,
+    SUSPECT,
+    THRESHOLD,
+    CodeTask,
+    group_distances,
+    majority_baseline,
+    positive_rate,
+    split_sequences,
+    step_sequences,
+)
 
 
 @pytest.fixture(scope="module")

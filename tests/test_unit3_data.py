@@ -8,9 +8,17 @@ import pytest
 from coursekit import SEED, practice
 from coursekit.generator import permutation
 from coursekit.initialization import gain_scaled_layers
-from coursekit.subscribers import (FIELDS, PRACTICE_FIELDS, PRACTICE_SCALED, features_and_labels,
-                                   load_practice_subscribers, not_suspicious_share, practice_scaler,
-                                   split_rows, subscriber_table)
+from coursekit.subscribers import (
+    FIELDS,
+    PRACTICE_FIELDS,
+    PRACTICE_SCALED,
+    features_and_labels,
+    load_practice_subscribers,
+    not_suspicious_share,
+    practice_scaler,
+    split_rows,
+    subscriber_table,
+)
 
 
 @pytest.fixture(scope="module")

@@ -5,13 +5,13 @@ import json
 import re
 
 import pytest
+from conftest import LESSONS, ROOT
 
 from booktools.lessons import find_lessons
 from booktools.outputs import printed_stdout
 from booktools.wrapup import ROW_NAMES, conclusions, markdown, row_of, rows_from_folder
-from coursekit.claims import SECOND_RUN_CLAIM, CLAIMS_MIME
+from coursekit.claims import CLAIMS_MIME, SECOND_RUN_CLAIM
 from coursekit.prose import GLUE_PREFIX
-from conftest import LESSONS, ROOT
 
 SOURCE = json.loads((ROOT / "tests" / "expected" / "source-wrap-up.json").read_text(encoding="utf-8"))["rows"]
 EVERY_LESSON = len(SOURCE) == len(LESSONS)

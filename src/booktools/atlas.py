@@ -28,7 +28,15 @@ from pathlib import Path
 
 from coursekit.claims import SECOND_RUN_CLAIM, Claim
 
-from .execute import BOOK, Variant, environment_stamp, execute_lessons, executed_path, stored_stamp, text_stamp
+from .execute import (
+    BOOK,
+    Variant,
+    environment_stamp,
+    execute_lessons,
+    executed_path,
+    stored_stamp,
+    text_stamp,
+)
 from .lessons import Lesson, find_lessons, project_root
 from .outputs import recorded_claims
 

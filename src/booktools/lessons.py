@@ -39,7 +39,8 @@ def find_lessons(root: Path, selection=None) -> list[Lesson]:
     lessons.sort(key=lambda lesson: lesson.number)
     if selection:
         wanted = {str(s).lstrip("0") or "0" for s in selection} | {str(s) for s in selection}
-        lessons = [l for l in lessons if str(l.number) in wanted or l.slug in wanted or l.stem in wanted]
+        lessons = [each for each in lessons
+                   if str(each.number) in wanted or each.slug in wanted or each.stem in wanted]
         if not lessons:
             raise ValueError(f"selection matches no lesson: {selection!r}")
     return lessons

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from coursekit.claims import SECOND_RUN_CLAIM, Claim, claims_record
 from coursekit.prose import counted, in_words
-from coursekit.references import LINEAR_MODEL_HITS, DECISION_TREE_HITS
+from coursekit.references import DECISION_TREE_HITS, LINEAR_MODEL_HITS
 
 from .lessons import Lesson, find_lessons, project_root
 from .outputs import quoted_texts, recorded_claims

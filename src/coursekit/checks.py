@@ -73,12 +73,18 @@ def require_nonempty(name: str, values) -> list:
     return items
 
 
-def require_each(name: str, values, check, *args) -> list:
-    """``values`` as a list, at least one, each passing ``check(f"{name}[i]", value, *args)``: a tuple
-    parameter such as ``RATES = (0.1, 0.3)`` checked element by element, the bad one named by index."""
+def require_each(name: str, values, check, *args, **kwargs) -> list:
+    """``values`` as a list, at least one, each passing ``check(f"{name}[i]", value, *args, **kwargs)``:
+    a tuple parameter such as ``RATES = (0.1, 0.3)`` checked element by element, the bad one named by
+    its index.
+
+    >>> require_each("RATES", (0.1, -0.3), require_positive_number)
+    Traceback (most recent call last):
+    ValueError: RATES[1] must be greater than zero, got -0.3
+    """
     items = require_nonempty(name, values)
     for i, value in enumerate(items):
-        check(f"{name}[{i}]", value, *args)
+        check(f"{name}[{i}]", value, *args, **kwargs)
     return items
 
 

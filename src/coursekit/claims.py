@@ -90,8 +90,9 @@ def measured(name: str, what: str, change: float, second_run_difference: float, 
     names the change as the sentence starts (``"What the hidden layer adds"``); the sentence says
     which yardstick it clears.
 
-    >>> measured("gain", "The gain", 0.004, 0.016, 0.026).says
-    "The gain, +0.0040, is no larger than the second run's difference (0.0160) or the sampling error (0.0260): not a measured difference."
+    >>> print(measured("gain", "The gain", 0.004, 0.016, 0.026).says)  # doctest: +NORMALIZE_WHITESPACE
+    The gain, +0.0040, is no larger than the second run's difference (0.0160) or the sampling error
+    (0.0260): not a measured difference.
     """
     if not isinstance(what, str) or not what.strip():
         raise ValueError(f"{name}: what must name the change, got {what!r}")

@@ -1,5 +1,6 @@
-"""The course's self-written random generator, and the things it is used for: weighted picks, shuffles,
-and a new order of the training examples for every epoch.
+"""The course's self-written random generator, and the things it is used for: bell-shaped and signed
+draws, weighted picks, shuffles, the course's split, and a new order of the training examples for
+every epoch.
 
 The generator is deliberately tiny: a seed is mixed into a 32-bit state (the finaliser of MurmurHash3),
 then a linear congruential step produces each value. The same seed gives the same stream on every
@@ -49,20 +50,26 @@ def pick(u: float, weights: Sequence[float]) -> int:
     return len(weights) - 1
 
 
+def centred_sum(draw: Callable[[], float]) -> float:
+    """Three uniform draws summed and centred, ``draw() + draw() + draw() - 1.5``: a bell-shaped value
+    in (-1.5, 1.5) with mean 0 and variance 1/4, the course's stand-in for a normal draw. Takes three
+    values of the stream, in that order."""
+    return draw() + draw() + draw() - 1.5
+
+
+def signed_uniform(draw: Callable[[], float]) -> float:
+    """``draw() * 2 - 1``: one value of the stream spread uniformly over [-1, 1)."""
+    return draw() * 2 - 1
+
+
 def permutation(n: int, seed: int) -> list[int]:
     """The order 0..n-1 shuffled by a Fisher-Yates walk from the back, driven by ``make_generator(seed)``."""
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    require_int("n", n, minimum=0)
     draw, order = make_generator(seed), list(range(n))
     for i in range(n - 1, 0, -1):
         j = int(draw() * (i + 1))
         order[i], order[j] = order[j], order[i]
     return order
-
-
-def shuffle(items: Sequence, seed: int) -> list:
-    """A new list holding ``items`` in the order of ``permutation(len(items), seed)``."""
-    return [items[i] for i in permutation(len(items), seed)]
 
 
 def epoch_orders(n: int, epochs: int, seed: int) -> Iterator[list[int]]:

@@ -3,7 +3,7 @@
 import math
 
 from .checks import require_positive_number, require_sizes
-from .generator import make_generator
+from .generator import make_generator, signed_uniform
 
 
 def gain_scaled_layers(seed: int, sizes, gain: float = 2.0) -> list[tuple[list[list[float]], list[float]]]:
@@ -14,14 +14,15 @@ def gain_scaled_layers(seed: int, sizes, gain: float = 2.0) -> list[tuple[list[l
     single generator seeded with ``seed``, layer after layer, so a network's starting point is fixed by
     its seed alone.
 
-    Lessons 1-5 use ``gain=2.0``; lessons 6-9 use ``gain=6.0`` (a wider range for the same seed).
+    Lessons 1-5, 20 and 21 use the default ``gain=2.0``; lessons 6-9 pass their own gain through
+    `coursekit.minibatch.bias_column_layers` (a wider range for the same seed).
     """
     sizes = require_sizes("sizes", sizes)
     require_positive_number("gain", gain)
     draw, layers = make_generator(seed), []
     for fan_in, fan_out in zip(sizes, sizes[1:]):
         limit = math.sqrt(gain / fan_in)
-        weights = [[(draw() * 2 - 1) * limit for _ in range(fan_in)] for _ in range(fan_out)]
+        weights = [[signed_uniform(draw) * limit for _ in range(fan_in)] for _ in range(fan_out)]
         layers.append((weights, [0.0] * fan_out))
     return layers
 

@@ -27,8 +27,8 @@ ORDER_SEED_OFFSET = 500
 def bias_column_layers(seed: int, sizes, gain: float = 6.0) -> list[list[list[float]]]:
     """Gain-scaled layers in the bias-as-last-column layout: one row ``[w_1, ..., w_n, bias]`` per unit.
 
-    The draws are those of `coursekit.initialization.gain_scaled_layers` with the same seed; lessons
-    6, 8 and 9 use ``gain=6.0``, lesson 7 ``gain=12.0``.
+    The draws are those of `coursekit.initialization.gain_scaled_layers` with the same seed and gain
+    (lessons 6, 8 and 9 keep the default 6.0; lesson 7 studies multiples of it).
     """
     return [[row + [bias] for row, bias in zip(weights, biases)]
             for weights, biases in gain_scaled_layers(seed, sizes, gain)]

@@ -10,11 +10,11 @@ Python 3.12) plus the bias; gradients are added example by example in row order 
 number of rows at update time (``rate * gradient / n``).
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from operator import mul
 
 from .activations import activation, sigmoid
-from .checks import require_int, require_nonempty, require_positive_int, require_positive_number
+from .checks import require_nonempty, require_positive_int, require_positive_number
 from .losses import loss as loss_by_name
 
 
@@ -117,18 +117,3 @@ def train(net, X, Y, rate: float, epochs: int, hidden="rectified", loss: str = "
         if on_epoch is not None:
             on_epoch(epoch, net, grad_w, grad_b, total / n)
     return net
-
-
-def train_in_stages(net, X, Y, rate: float, checkpoints: Iterable[int], hidden="rectified",
-                    loss: str = "cross-entropy"):
-    """Train up to each epoch count of ``checkpoints`` in turn, yielding ``(epochs, net)`` at each.
-
-    Full-batch descent has no randomness of its own, so stopping at 100 and going on to 300 ends exactly
-    where a 300-epoch run ends: several budgets are read from one run.
-    """
-    done = 0
-    for epochs in sorted(set(require_nonempty("checkpoints", checkpoints))):
-        require_int("checkpoint", epochs, minimum=1)
-        train(net, X, Y, rate, epochs - done, hidden, loss)
-        done = epochs
-        yield epochs, net

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .checks import require_int, require_nonempty, require_positive_int, require_seed
-from .generator import make_generator, pick
+from .generator import centred_sum, make_generator, pick
 from .subscribers import REGIONS, Split
 
 STEPS = 12
@@ -108,7 +108,7 @@ class StepSequence:
 def _deviations(draw) -> tuple[str, list[float], int]:
     """Region, the twelve deviations and the marker step, in the order the stream draws them."""
     region = REGIONS[pick(draw(), [r[1] for r in REGIONS])][0]
-    reading = [0.0] + [round((draw() + draw() + draw() - 1.5) * READING_SCALE, 3) for _ in range(STEPS - 1)]
+    reading = [0.0] + [round(centred_sum(draw) * READING_SCALE, 3) for _ in range(STEPS - 1)]
     marker = FIRST_MARKER + int(draw() * (STEPS - FIRST_MARKER))
     return region, reading, marker
 
@@ -121,7 +121,7 @@ def _codes(seed: int) -> list[int]:
 def _raw(seed: int, reading: list[float]) -> list[float]:
     """Level + a*sin + b*cos of the step's angle in the year + the deviation, rounded to three decimals."""
     draw = make_generator(seed)
-    level = LEVEL + (draw() + draw() + draw() - 1.5) * LEVEL_SCALE
+    level = LEVEL + centred_sum(draw) * LEVEL_SCALE
     a = (draw() + draw() - 1.0) * SWING_SCALE
     b = (draw() + draw() - 1.0) * SWING_SCALE
     angle = [2 * math.pi * t / STEPS for t in range(STEPS)]

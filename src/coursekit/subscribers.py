@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .checks import require_choice, require_int, require_nonempty, require_seed
-from .generator import make_generator, pick, shuffled_split
+from .generator import centred_sum, make_generator, pick, shuffled_split
 
 DRAWN = 1400
 """How many subscribers are drawn before any is dropped."""
@@ -71,7 +71,7 @@ def _readings(seed: int, subscriber: dict) -> list[float]:
         if draw() < ZERO_READING_SHARE:
             readings.append(0.0)
         else:
-            noise = math.exp((draw() + draw() + draw() - 1.5) * 0.62)
+            noise = math.exp(centred_sum(draw) * 0.62)
             readings.append(math.floor(typical * noise * (1 - month * 0.05) * 100 + 0.5) / 100)
         draw()  # one value per reading is spent whether or not the reading is zero
     return readings
@@ -84,7 +84,7 @@ def _suspicion_score(seed: int, subscriber: dict, readings: list[float]) -> floa
     return (0.052 * (mean - 20) + 0.85 * (min(readings) == 0.0) + 0.026 * spread
             + 0.24 * (subscriber["household"] >= 5) - 0.20 * (subscriber["satisfaction"] >= 4)
             + subscriber["region"][3] + 0.9 * (subscriber["id"] - 10001) / 1399
-            + (draw() + draw() + draw() - 1.5) * 1.30)
+            + centred_sum(draw) * 1.30)
 
 
 def _row(subscriber: dict, readings: list[float], score: float) -> dict:

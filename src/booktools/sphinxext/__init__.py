@@ -34,12 +34,11 @@ from pathlib import Path
 import nbformat
 from docutils import nodes
 from docutils.statemachine import StringList
-from sphinx.errors import ExtensionError
-from sphinx.util.docutils import SphinxDirective
 from jupyter_cache import get_cache
-
 from myst_nb.core.read import read_myst_markdown_notebook
 from myst_nb.ext.glue.roles import PasteTextRole  # internal to myst-nb: keep myst-nb pinned
+from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
 
 from coursekit.plots import FIGURE_CLASS
 
@@ -118,7 +117,8 @@ def offer_notebook(app, pagename: str, context: dict) -> None:
 
 # --- accessibility of the theme's own controls -------------------------------------------------------
 
-SIDEBAR_TOGGLE = re.compile(r'(<a class="[^"]*reference internal[^"]*" href="[^"]*">([^<]+)</a><details[^>]*>)<summary>')
+SIDEBAR_TOGGLE = re.compile(
+    r'(<a class="[^"]*reference internal[^"]*" href="[^"]*">([^<]+)</a><details[^>]*>)<summary>')
 
 
 def name_sidebar_toggles(html: str) -> str:
