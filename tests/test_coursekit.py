@@ -7,7 +7,7 @@ import pytest
 from coursekit import SEED, minibatch, network
 from coursekit.activations import ACTIVATIONS, activation, sigmoid
 from coursekit.checks import require_positive_int, require_seed
-from coursekit.generator import make_generator, permutation, pick, shuffle
+from coursekit.generator import centred_sum, make_generator, permutation, pick, signed_uniform
 from coursekit.initialization import gain_scaled_layers, parameter_count
 from coursekit.losses import loss
 from coursekit.references import decision_tree, linear_model
@@ -55,10 +55,21 @@ def test_pick_walks_the_cumulative_weights():
     assert pick(0.99, [0.2, 0.2]) == 1  # beyond the total: the last index
 
 
-def test_permutation_and_shuffle():
+def test_permutation_is_a_shuffled_order():
     order = permutation(50, SEED)
     assert sorted(order) == list(range(50)) and order != list(range(50))
-    assert shuffle("abcdef", 3) == [ "abcdef"[i] for i in permutation(6, 3)]
+
+
+def test_the_named_draws_take_the_stream_in_order_with_the_expected_spread():
+    stream, draw = make_generator(SEED), make_generator(SEED)
+    a, b, c, d = stream(), stream(), stream(), stream()
+    assert centred_sum(draw) == a + b + c - 1.5 and signed_uniform(draw) == d * 2 - 1
+    values = [centred_sum(draw) for _ in range(20000)]
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / len(values)
+    assert abs(mean) < 0.01 and abs(variance - 0.25) < 0.01 and -1.5 < min(values) < max(values) < 1.5
+    signed = [signed_uniform(draw) for _ in range(20000)]
+    assert -1 <= min(signed) < -0.99 and 0.99 < max(signed) < 1 and abs(sum(signed) / len(signed)) < 0.02
 
 
 # --- the subscriber table --------------------------------------------------------------------------

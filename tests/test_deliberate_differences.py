@@ -5,13 +5,13 @@ Each test below fails if someone "tidies up" by unifying them; the lessons' tabl
 import ast
 
 import pytest
+from conftest import ROOT
 
 import coursekit
+from booktools.lessons import find_lessons
 from coursekit import readings, steps
 from coursekit.activations import SIGMOIDS, sigmoid, sigmoid_clipped, sigmoid_zero_below
 from coursekit.subscribers import baseline_accuracy, not_suspicious_share
-from conftest import ROOT
-from booktools.lessons import find_lessons
 
 
 def test_the_package_docstring_lists_every_deliberate_difference():

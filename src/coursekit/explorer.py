@@ -33,6 +33,9 @@ from dataclasses import dataclass
 from .checks import require_choice, require_nonempty
 from .plots import SKIPPED_NOTE, drawing
 
+EXPLORER_CLASS = "coursekit-explorer"
+"""The HTML class of an explorer's page output (the book's Sphinx extension and script look for it)."""
+
 DPI = 80
 """Resolution of every explorer image: enough for a 7-inch figure on screen, small in the page."""
 
@@ -275,7 +278,7 @@ class Explorer:
                  for name, control in self.controls.items() if name not in self.frames]
         note = (f"Frames drawn when the lesson was executed; the other controls stay at "
                 f"{html.escape(', '.join(fixed))}." if fixed else "Frames drawn when the lesson was executed.")
-        return (f'<div class="coursekit-explorer" data-controls="{html.escape(json.dumps(controls))}">'
+        return (f'<div class="{EXPLORER_CLASS}" data-controls="{html.escape(json.dumps(controls))}">'
                 f'<div class="explorer-frames">{"".join(images)}</div>'
                 f'<p class="explorer-note">{note}</p></div>')
 

@@ -24,7 +24,11 @@ from .initialization import gain_scaled_layers
 ORDER_SEED_OFFSET = 500
 
 
-def bias_column_layers(seed: int, sizes, gain: float = 6.0) -> list[list[list[float]]]:
+Layers = list[list[list[float]]]
+"""A mini-batch network (lessons 6-9): per layer, one row ``[w_1, ..., w_n, bias]`` per unit."""
+
+
+def bias_column_layers(seed: int, sizes, gain: float = 6.0) -> Layers:
     """Gain-scaled layers in the bias-as-last-column layout: one row ``[w_1, ..., w_n, bias]`` per unit.
 
     The draws are those of `coursekit.initialization.gain_scaled_layers` with the same seed and gain
@@ -47,7 +51,7 @@ def batches(order: Sequence[int], size: int) -> list[list[int]]:
     return [list(order[b:b + size]) for b in range(0, len(order), size)]
 
 
-def forward(layers, x: Sequence[float], hidden="rectified") -> list[list[float]]:
+def forward(layers: Layers, x: Sequence[float], hidden="rectified") -> list[list[float]]:
     """The input of every layer, then the output: ``[x, hidden_1, ..., [probability]]``."""
     function, _ = activation(hidden)
     a, trace = x, []
@@ -64,12 +68,12 @@ def clipped(p: float) -> float:
     return min(max(p, 1e-12), 1 - 1e-12)
 
 
-def zeros(layers):
+def zeros(layers: Layers):
     """Gradient accumulators shaped like ``layers``."""
     return [[[0.0] * len(row) for row in rows] for rows in layers]
 
 
-def batch_gradient(layers, X, Y, rows: Sequence[int], hidden="rectified"):
+def batch_gradient(layers: Layers, X, Y, rows: Sequence[int], hidden="rectified"):
     """Backpropagation over the batch ``rows``: the averaged gradient and the mean cross-entropy."""
     rows = require_nonempty("rows", rows)
     _, slope = activation(hidden)
@@ -93,7 +97,7 @@ def batch_gradient(layers, X, Y, rows: Sequence[int], hidden="rectified"):
     return G, loss / len(rows)
 
 
-def mean_loss(layers, X, Y, hidden="rectified") -> float:
+def mean_loss(layers: Layers, X, Y, hidden="rectified") -> float:
     """Mean cross-entropy of the whole set (no training)."""
     X = require_nonempty("X", X)
     total = 0.0
@@ -103,12 +107,12 @@ def mean_loss(layers, X, Y, hidden="rectified") -> float:
     return total / len(X)
 
 
-def accuracy(layers, X, Y, hidden="rectified") -> float:
+def accuracy(layers: Layers, X, Y, hidden="rectified") -> float:
     """Share of rows whose probability falls on the same side of 0.5 as the label."""
     X = require_nonempty("X", X)
     return sum((forward(layers, x, hidden)[-1][0] > 0.5) == (y > 0.5) for x, y in zip(X, Y)) / len(X)
 
 
-def parameter_total(layers) -> int:
+def parameter_total(layers: Layers) -> int:
     """Weights and biases of a network in the bias-column layout."""
     return sum(len(row) for rows in layers for row in rows)

@@ -17,18 +17,23 @@ from .activations import activation, sigmoid
 from .checks import require_nonempty, require_positive_int, require_positive_number
 from .losses import loss as loss_by_name
 
+Layer = tuple[list[list[float]], list[float]]
+"""One layer: its weight rows (one per unit, one column per input) and its biases."""
+Net = list[Layer]
+"""A full-batch network (lessons 1-5): its layers, inputs first (`coursekit.initialization.gain_scaled_layers`)."""
+
 
 def weighted_sum(weights: Sequence[float], inputs: Sequence[float], bias: float) -> float:
     """A unit's input: the inputs times their weights, summed, plus the bias."""
     return sum(w * x for w, x in zip(weights, inputs)) + bias
 
 
-def forward(net, x: Sequence[float], hidden="rectified") -> list[list[float]]:
+def forward(net: Net, x: Sequence[float], hidden="rectified") -> list[list[float]]:
     """Values of every layer for example ``x``, the input first and the output (one probability) last."""
     return _forward(net, x, activation(hidden)[0])
 
 
-def _forward(net, x, function) -> list[list[float]]:
+def _forward(net: Net, x, function) -> list[list[float]]:
     # `weighted_sum` written inline: the same products summed in the same order, without a call per unit
     values, last = [x], len(net) - 1
     for k, (weights, biases) in enumerate(net):
@@ -38,19 +43,19 @@ def _forward(net, x, function) -> list[list[float]]:
     return values
 
 
-def predict(net, x: Sequence[float], hidden="rectified") -> float:
+def predict(net: Net, x: Sequence[float], hidden="rectified") -> float:
     """The network's probability that ``x`` is suspicious."""
     return forward(net, x, hidden)[-1][0]
 
 
-def accuracy(net, X, Y, hidden="rectified") -> float:
+def accuracy(net: Net, X, Y, hidden="rectified") -> float:
     """Share of rows whose probability falls on the same side of 0.5 as the label."""
     X = require_nonempty("X", X)
     function = activation(hidden)[0]
     return sum((_forward(net, x, function)[-1][0] > 0.5) == (y > 0.5) for x, y in zip(X, Y)) / len(X)
 
 
-def add_example_gradient(net, values, signal: float, derivative: Callable, grad_w, grad_b) -> None:
+def add_example_gradient(net: Net, values, signal: float, derivative: Callable, grad_w, grad_b) -> None:
     """Backward pass of one example: add its gradient into ``grad_w`` / ``grad_b`` in place.
 
     ``signal`` is the error at the output unit's input (for sigmoid + cross-entropy: prediction minus
@@ -74,13 +79,13 @@ def add_example_gradient(net, values, signal: float, derivative: Callable, grad_
         signals = [b * derivative(v) for b, v in zip(below, inputs)]
 
 
-def zero_gradients(net):
+def zero_gradients(net: Net):
     """Gradient accumulators shaped like ``net``: (per-layer weight rows, per-layer biases)."""
     return ([[[0.0] * len(row) for row in weights] for weights, _ in net],
             [[0.0] * len(biases) for _, biases in net])
 
 
-def descend(net, grad_w, grad_b, rate: float, n: int) -> None:
+def descend(net: Net, grad_w, grad_b, rate: float, n: int) -> None:
     """One gradient-descent step with gradients summed over ``n`` rows: w -= rate * g / n."""
     for (weights, biases), g_w, g_b in zip(net, grad_w, grad_b):
         for j, row in enumerate(weights):
@@ -88,7 +93,7 @@ def descend(net, grad_w, grad_b, rate: float, n: int) -> None:
             biases[j] -= rate * g_b[j] / n
 
 
-def train(net, X, Y, rate: float, epochs: int, hidden="rectified", loss: str = "cross-entropy",
+def train(net: Net, X, Y, rate: float, epochs: int, hidden="rectified", loss: str = "cross-entropy",
           on_epoch: Callable | None = None):
     """Full-batch gradient descent for ``epochs`` epochs; returns ``net``, trained in place.
 

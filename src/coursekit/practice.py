@@ -26,8 +26,12 @@ from operator import mul
 from .checks import require_positive_int, require_seed
 from .initialization import gain_scaled_layers
 
+Parameters = list[float]
+"""The unit-3 network's parameters in one flat list (`unpack` names its parts): hidden rows, hidden
+biases, output weights, output bias."""
 
-def initial_parameters(seed: int, inputs: int, hidden: int) -> list[float]:
+
+def initial_parameters(seed: int, inputs: int, hidden: int) -> Parameters:
     """Gain-scaled weights (uniform within +-sqrt(2 / fan-in)) and zero biases, as one flat list."""
     require_seed("seed", seed)
     require_positive_int("inputs", inputs)
@@ -36,7 +40,7 @@ def initial_parameters(seed: int, inputs: int, hidden: int) -> list[float]:
     return [w for row in rows for w in row] + biases + out_rows[0] + out_biases
 
 
-def unpack(p: list[float], inputs: int):
+def unpack(p: Parameters, inputs: int):
     """The flat list's four parts: hidden weight rows, hidden biases, output weights, output bias."""
     require_positive_int("inputs", inputs)
     hidden, rest = divmod(len(p) - 1, inputs + 2)
@@ -48,7 +52,7 @@ def unpack(p: list[float], inputs: int):
     return rows, p[start:start + hidden], p[start + hidden:-1], p[-1]
 
 
-def hidden_layer(rows, biases, x) -> list[float]:
+def hidden_layer(rows, biases, x) -> Parameters:
     """The rectified hidden units' values for example ``x``: bias plus weighted sum, 0 if negative."""
     if len(rows) != len(biases):
         raise ValueError(f"rows and biases must have one entry per unit, got {len(rows)} and "
@@ -63,7 +67,7 @@ def _check_set(X, Y) -> None:
         raise ValueError(f"Y must hold one label per example of X ({len(X)}), got {len(Y)}")
 
 
-def gradient(p: list[float], X, Y, batch) -> list[float]:
+def gradient(p: Parameters, X, Y, batch) -> Parameters:
     """The mean cross-entropy gradient of the rows ``batch`` of ``X``, ``Y``, as a flat list.
 
     Backpropagation written out for this network: the output's error signal is sigmoid(output) minus
@@ -94,7 +98,7 @@ def gradient(p: list[float], X, Y, batch) -> list[float]:
     return [g / len(batch) for g in flat]
 
 
-def right_answers(p: list[float], X, Y) -> list[bool]:
+def right_answers(p: Parameters, X, Y) -> list[bool]:
     """For every row, whether the output falls on the label's side of zero."""
     _check_set(X, Y)
     rows, biases, out_weights, out_bias = unpack(p, len(X[0]))
@@ -102,6 +106,6 @@ def right_answers(p: list[float], X, Y) -> list[bool]:
             for x, y in zip(X, Y)]
 
 
-def accuracy(p: list[float], X, Y) -> float:
+def accuracy(p: Parameters, X, Y) -> float:
     """Share of the rows of ``X`` the network gets right."""
     return sum(right_answers(p, X, Y)) / len(X)

@@ -40,6 +40,7 @@ from myst_nb.ext.glue.roles import PasteTextRole  # internal to myst-nb: keep my
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
+from coursekit.explorer import EXPLORER_CLASS
 from coursekit.plots import FIGURE_CLASS
 
 from ..outputs import glued_texts
@@ -143,7 +144,7 @@ def label_theme_controls(app, exception) -> None:
 
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
     body = context.get("body")
-    if body and ("coursekit-explorer" in body or FIGURE_CLASS in body):
+    if body and (EXPLORER_CLASS in body or FIGURE_CLASS in body):
         context["body"] = write_frames(body, Path(app.outdir), context["pathto"])
     if doctree is not None:
         offer_notebook(app, pagename, context)
@@ -172,21 +173,18 @@ def depend_on_execution(app, docname, source):
     """A lesson page is built only from an execution of its present inputs: stop the build, naming the
     lesson, when the book's cache holds none (`booktools.execute.stale_reason`); note the executed
     notebook as a dependency of the page, so that a new execution rebuilds it."""
-    from ..execute import environment_stamp, stale_reason
-    from ..lessons import LESSON_NAME, Lesson
+    from ..execute import environment_stamp, executed_path, stale_reason
 
-    folder, _, name = docname.removeprefix("book/").rpartition("/")
-    match = LESSON_NAME.match(name + ".md")
-    if not docname.startswith("book/") or not match:
+    lesson = lesson_of(app, docname)
+    if lesson is None:
         return
     root = Path(app.srcdir)
-    lesson = Lesson(int(match["number"]), match["slug"], folder, Path(app.env.doc2path(docname)))
     if not hasattr(app, "booktools_environment"):
         app.booktools_environment = environment_stamp(root)
     reason = stale_reason(root, lesson, app.booktools_environment)
     if reason:
         raise ExtensionError(f"{reason}: run `make book` (python -m booktools.execute) before building")
-    executed = root / "_build" / "executed" / folder / (name + ".ipynb")
+    executed = executed_path(root, lesson)
     if executed.is_file():
         app.env.note_dependency(str(executed))
 
