@@ -65,6 +65,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m booktools.benchmark
+	$(BIN)/python -m booktools.benchmark --atlas $(SEEDS)
 
 # Every lesson's explorer cell executed 20 times with stock nbclient: the hangs (there must be none)
 stress: $(STAMP)

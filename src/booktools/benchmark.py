@@ -3,6 +3,7 @@
     make bench                                  # every lesson, one after another
     python -m booktools.benchmark 01 05         # only these lessons
     python -m booktools.benchmark --make        # also make book / make test, cold and warm
+    python -m booktools.benchmark --atlas       # only the seed atlas (10 seeds), cold and warm
 
 Each lesson is executed alone with stock papermill in a scratch folder, and measured as a whole process
 (papermill and its kernel, user + system CPU). The course's scripts were measured in the units of a
@@ -185,13 +186,39 @@ def time_make_targets(root: Path) -> None:
                 print(f"  make {target}, {state:<5} {timed(['make', target], Path(copy)):7.1f} s", flush=True)
 
 
+ATLAS_TARGET_COLD, ATLAS_TARGET_WARM = 8.0, 30.0  # times one cold execution of the book; seconds
+
+
+def time_atlas(root: Path, seeds: int = 10) -> dict:
+    """In a fresh copy of the project: one cold execution of the book, then the seed atlas of ``seeds``
+    seeds cold (its own executions; the book's are current by then) and warm (nothing changed)."""
+    python = str(root / ".venv" / "bin" / "python")
+    with tempfile.TemporaryDirectory() as copy:
+        copy_project(root, Path(copy))
+        book = timed([python, "-m", "booktools.execute"], Path(copy))
+        cold = timed([python, "-m", "booktools.atlas", "--seeds", str(seeds)], Path(copy))
+        warm = timed([python, "-m", "booktools.atlas", "--seeds", str(seeds)], Path(copy))
+    print(f"  one cold execution of the book {book:7.1f} s")
+    print(f"  seed atlas, {seeds} seeds, cold  {cold:7.1f} s = {cold / book:.1f}x the book "
+          f"(target {ATLAS_TARGET_COLD:.0f}x{' - over' if cold > ATLAS_TARGET_COLD * book else ''})")
+    print(f"  seed atlas, {seeds} seeds, warm  {warm:7.1f} s (target {ATLAS_TARGET_WARM:.0f} s"
+          f"{' - over' if warm > ATLAS_TARGET_WARM else ''})", flush=True)
+    return {"book": book, "cold": cold, "warm": warm}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lessons", nargs="*", help="lesson numbers or slugs (default: all)")
     parser.add_argument("--shared", help="the course specification folder (default: ../shared)")
     parser.add_argument("--make", action="store_true", help="also time make book and make test")
+    parser.add_argument("--atlas", type=int, nargs="?", const=10, default=None, metavar="SEEDS",
+                        help="only time the seed atlas (default 10 seeds), cold and warm, against the book")
     args = parser.parse_args(argv)
     root = project_root()
+    if args.atlas is not None:
+        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores: the seed atlas", flush=True)
+        time_atlas(root, args.atlas)
+        return 0
     shared = shared_folder(root, args.shared)
     units = json.loads((shared / "course" / "source-timings.json").read_text())["lessons"]
     lessons = find_lessons(root, args.lessons or None)
