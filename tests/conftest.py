@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from booktools.execute import OTHER_SEED, execute_lessons, executed_path, seed_variant
+from booktools.execute import BOOK, OTHER_SEED, execute_lessons, executed_path, seed_variant
 from booktools.lessons import find_lessons
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,13 +24,25 @@ def root() -> Path:
     return ROOT
 
 
+OTHER = seed_variant(OTHER_SEED)
+
+
 @pytest.fixture(scope="session")
-def executed_lessons():
-    """Execute every stale lesson (in parallel) and return {lesson stem: executed notebook path}."""
-    outcomes = execute_lessons(ROOT, selection=[lesson.stem for lesson in LESSONS], report=lambda o: print(
-        f"{o.lesson.stem}: {'executed in %.1f s' % o.seconds if o.executed else 'unchanged'}"
+def executions():
+    """Execute every stale lesson, for the book and with the other seed, in one pool (one kernel per
+    core, no core idle while the other finishes a variant); {(variant, stem): (path or None, error)}."""
+    outcomes = execute_lessons(ROOT, selection=[lesson.stem for lesson in LESSONS], variants=(BOOK, OTHER),
+                               report=lambda o: print(
+        f"{o.lesson.stem} ({o.variant.folder}): {'executed in %.1f s' % o.seconds if o.executed else 'unchanged'}"
         + (f" FAILED\n{o.error}" if o.error else "")))
-    return {o.lesson.stem: (None if o.error else executed_path(ROOT, o.lesson), o.error) for o in outcomes}
+    return {(o.variant, o.lesson.stem): (None if o.error else executed_path(ROOT, o.lesson, o.variant), o.error)
+            for o in outcomes}
+
+
+@pytest.fixture(scope="session")
+def executed_lessons(executions):
+    """{lesson stem: (executed notebook path, error)} of the book's own execution."""
+    return {stem: result for (variant, stem), result in executions.items() if variant == BOOK}
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +62,6 @@ def build_log(executed_lessons):
 
 
 @pytest.fixture(scope="session")
-def other_seed_lessons():
-    outcomes = execute_lessons(ROOT, selection=[lesson.stem for lesson in LESSONS], variant=seed_variant(OTHER_SEED))
-    return {o.lesson.stem: (None if o.error else executed_path(ROOT, o.lesson, seed_variant(OTHER_SEED)), o.error)
-            for o in outcomes}
+def other_seed_lessons(executions):
+    """{lesson stem: (executed notebook path, error)} with `OTHER_SEED` (no figures)."""
+    return {stem: result for (variant, stem), result in executions.items() if variant == OTHER}

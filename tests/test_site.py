@@ -97,8 +97,12 @@ def test_publishing_workflow_runs_the_readme_targets():
     first_make = next(i for i, step in enumerate(build) if "run" in step)
     assert cache < first_make, "the executions must be restored before make test"
     paths = build[cache]["with"]["path"].split()
-    assert {"_build/.jupyter_cache", "_build/executed", "_build/executed-SEED-7"} <= set(paths)
+    assert {"_build/.jupyter_cache", "_build/executed", "_build/executed-SEED-7", "_build/atlas"} <= set(paths)
     assert build[cache]["with"]["restore-keys"], "without a prefix a changed lesson would find no cache"
+    runs = [step.get("run", "") for step in build]
+    atlas, book = runs.index("make atlas"), runs.index("make book")
+    assert first_make < atlas < book, "the published book is built after the seed atlas"
+    assert "pull_request" in build[atlas]["if"], "the atlas is built for pushes (the published book)"
 
 
 def test_the_archive_leaves_out_images_no_page_shows(build_log):

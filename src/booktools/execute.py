@@ -18,14 +18,15 @@ while it runs leaves it stale, never pasted under old outputs. Results reach the
 completes; an execution that fails removes the lesson's records from the cache, so that no page is
 built from outputs its code no longer computes. Lessons run side by side, one kernel per core.
 
-The tests also execute every lesson with another seed (`OTHER_SEED`), into
+The tests also execute every lesson with another seed (`OTHER_SEED`, without figures), into
 ``_build/executed-SEED-<seed>/``, to check that a lesson follows the course's algorithm for any seed;
-those notebooks never reach the book.
+those notebooks never reach the book. The seed atlas (`booktools.atlas`) executes seeds 1 to N the
+same way, under ``_build/atlas/``.
 
     python -m booktools.execute            # execute what is stale
     python -m booktools.execute --force    # execute everything
     python -m booktools.execute 01 05      # only these lessons (by number or slug)
-    python -m booktools.execute --seed 7   # with SEED = 7, into _build/executed-SEED-7/
+    python -m booktools.execute --seed 7   # with SEED = 7 (no figures), into _build/executed-SEED-7/
 """
 
 import argparse
@@ -80,7 +81,9 @@ BOOK = Variant()
 
 
 def seed_variant(seed: int) -> Variant:
-    return Variant((("SEED", seed),))
+    """The lesson with another ``SEED`` and no figures (``FIGURES = False``: the same tables and claims,
+    nothing drawn), into ``_build/executed-SEED-<seed>/``."""
+    return Variant((("SEED", seed), ("FIGURES", False)), home=f"executed-SEED-{seed}")
 
 
 @dataclass
