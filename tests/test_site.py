@@ -83,7 +83,7 @@ def test_publishing_workflow_runs_the_readme_targets():
     assert {"push", "pull_request"} <= set(triggers)
     build = workflow["jobs"]["build"]["steps"]
     commands = [step["run"].strip() for step in build if "run" in step]
-    assert commands == ["make test", "make book"], commands
+    assert commands == ["make test", "make atlas", "make book"], commands
     python = next(step for step in build if step.get("uses", "").startswith("actions/setup-python"))
     assert str(python["with"]["python-version"]) == "3.12"
     uses = [step.get("uses", "") for job in workflow["jobs"].values() for step in job["steps"]]
