@@ -20,9 +20,9 @@ weighted inputs (compensated since Python 3.12); the gradient adds the examples'
 one in batch order and divides by the batch size at the end.
 """
 
-import math
 from operator import mul
 
+from .activations import sigmoid_zero_below
 from .checks import require_positive_int, require_seed
 from .initialization import gain_scaled_layers
 
@@ -86,7 +86,7 @@ def gradient(p: Parameters, X, Y, batch) -> Parameters:
         x = X[k]
         h = hidden_layer(rows, biases, x)
         s = out_bias + sum(map(mul, out_weights, h))
-        d = (1.0 / (1.0 + math.exp(-s)) if s > -30 else 0.0) - Y[k]
+        d = sigmoid_zero_below(s) - Y[k]
         g_out_bias += d
         for j in range(hidden):
             g_out[j] += d * h[j]
