@@ -6,10 +6,30 @@ import pytest
 
 from coursekit import SEED
 from coursekit.generator import make_generator
-from coursekit.readings import (LENGTH, SCALE, SEQUENCE_COUNT, SPLIT_SIZES, TIER, baseline_at, first_periods,
-                                has_marker, load_readings, marker_pair, plain_forward, plain_network,
-                                plain_parameters, reading_sequence, reading_sequences, split_sequences,
-                                train_plain)
+from coursekit.readings import (
+    LENGTH,
+    SCALE,
+    SEQUENCE_COUNT,
+    SPLIT_SIZES,
+    accuracy,
+    baseline_at,
+    example_index,
+    first_periods,
+    has_marker,
+    load_readings,
+    marker_pair,
+    plain_forward,
+    plain_network,
+    plain_parameters,
+    reading_sequence,
+    reading_sequences,
+    require_measured_length,
+    shown_sequences,
+    split_sequences,
+    state_difference,
+    step_differences,
+    train_plain,
+)
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +162,57 @@ def test_train_plain_reproduces_the_sources_first_run_at_length_two(split):
     net = train_plain(plain_network(SEED + 11), train_set, 30, 0.05, SEED + 511)
     hits = sum(1 for steps, label in test_set if (plain_forward(net, steps)[0] >= 0.5) == (label == 1))
     assert hits / len(test_set) == 0.95
+    assert accuracy(net, plain_forward, test_set) == 0.95
+
+
+# --- the measurements lessons 13 and 14 share ----------------------------------------------------------
+
+def test_state_difference_is_the_mean_summed_unit_gap_at_step_t():
+    marked = [[[1.0, 0.0], [0.5, -0.5]], [[0.0, 0.25], [0.0, 0.0]]]
+    unmarked = [[[0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.25, 0.0]]]
+    assert state_difference(marked, unmarked, 1) == (1.0 + 0.25) / 2
+    assert state_difference(marked, unmarked, 2) == (0.5 + 0.5 + 0.25) / 2
+    assert step_differences(marked[0], unmarked[0]) == [1.0, 1.0]
+    assert step_differences(marked[1], unmarked[1]) == [0.25, 0.25]
+
+
+def test_state_difference_gives_the_sources_trace_table(split):
+    """The source printed h diff k1 0.92844 at length 2 and 0.00913 at 12, and k2 0.00067 at 12."""
+    def paths(seed):
+        net = plain_network(seed)
+        pairs = [marker_pair(r, LENGTH) for r in split.shuffled]
+        return [[plain_forward(net, pair[copy])[1] for pair in pairs] for copy in (0, 1)]
+
+    first, second = paths(SEED + 11), paths(SEED + 12)
+    assert f"{state_difference(*first, 2):.5f}" == "0.92844"
+    assert f"{state_difference(*first, 12):.5f}" == "0.00913"
+    assert f"{state_difference(*second, 12):.5f}" == "0.00067"
+
+
+def test_accuracy_counts_one_half_as_saying_one():
+    probabilities = [(0.7, 1), (0.2, 0), (0.5, 0), (0.49, 1), (0.5, 1)]
+    assert accuracy(None, lambda net, p: (p, []), probabilities) == 3 / 5
+
+
+def test_example_index_is_the_sources_example(split):
+    """The source printed: example sequence (m3): 0.00 26.80 37.98 ... 26.95 25.18."""
+    example = split.shuffled[example_index(split.shuffled)]
+    assert example[:3] == [0.0, 26.80, 37.98] and example[-2:] == [26.95, 25.18]
+    assert example_index([[31.0] * LENGTH, [0.0] + [20.0] * 11, [0.0] + [26.0] * 11]) == 2
+
+
+def test_shown_sequences_are_the_example_then_least_median_most():
+    kept = [5.0, 1.0, 3.0, 9.0, 7.0]  # least: 1, median (3rd smallest): 0, most: 3
+    assert shown_sequences(2, kept) == [2, 1, 0, 3]
+    # the example is also the least kept: the lowest unused index fills the fourth frame
+    assert shown_sequences(0, [0.1, 0.5, 0.9, 0.3, 0.7]) == [0, 1, 2, 3]
+
+
+def test_measured_lengths_run_from_two_to_twelve():
+    assert [require_measured_length("T", t) for t in (2, 12)] == [2, 12]
+    for bad in (1, 13, 2.0, "2"):
+        with pytest.raises(ValueError, match=r"^LENGTHS\[3\]"):
+            require_measured_length("LENGTHS[3]", bad)
 
 
 # --- argument checks -------------------------------------------------------------------------------
@@ -169,6 +240,16 @@ def test_train_plain_reproduces_the_sources_first_run_at_length_two(split):
     (lambda: train_plain(plain_network(SEED), [], 1, 0.05, SEED), "data"),
     (lambda: train_plain(plain_network(SEED), [([[0.0, 1.0]], 1)], -1, 0.05, SEED), "epochs"),
     (lambda: train_plain(plain_network(SEED), [([[0.0, 1.0]], 1)], 1, 0.0, SEED), "rate"),
+    (lambda: state_difference([], [], 1), "marked"),
+    (lambda: state_difference([[[0.0]]], [], 1), "unmarked"),
+    (lambda: state_difference([[[0.0]]], [[[1.0]]], 0), "length"),
+    (lambda: state_difference([[[0.0]]], [[[1.0]]], 2), "length"),
+    (lambda: step_differences([], []), "marked"),
+    (lambda: accuracy(plain_network(SEED), plain_forward, []), "data"),
+    (lambda: example_index([[31.0] * LENGTH]), "sequences"),
+    (lambda: shown_sequences(0, []), "kept"),
+    (lambda: shown_sequences(3, [1.0, 2.0]), "example"),
+    (lambda: shown_sequences(-1, [1.0, 2.0]), "example"),
 ])
 def test_bad_arguments_raise_a_value_error_naming_them(call, name):
     with pytest.raises(ValueError) as raised:

@@ -1,5 +1,7 @@
 """The fictional reading sequences of lessons 13-14, their split and their per-length baseline; and
-the plain recurrent network that lesson 13 teaches and lesson 14 compares with the gated unit.
+the plain recurrent network that lesson 13 teaches and lesson 14 compares with the gated unit; and the
+measurements both lessons take of a network on them (the marker's trace in the state, the accuracy, the
+sequences an explorer shows).
 
 Each of 500 subscribers gets twelve monthly meter readings in m³, drawn around a personal typical
 level. In about half of them the first reading is **zero**: the meter was replaced. That zero is the
@@ -11,7 +13,8 @@ from the first step to the last. Cutting a sequence to its first ``length`` peri
 period", so the label, and with it the baseline, depends on the length.
 
 The sequences are shuffled once (seed + 95000); the first 200 are the training set, the next 100 the
-validation set, and the rest (200) the test set, as the source slices them. Everything is fictional and derives from the course seed through `make_generator`.
+validation set, and the rest (200) the test set, as the source slices them. Everything is fictional and
+derives from the course seed through `make_generator`.
 """
 
 import math
@@ -19,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import mul
 
+from .activations import sigmoid_clipped
 from .checks import (
     require_int,
     require_nonempty,
@@ -96,6 +100,22 @@ def load_readings(seed: int, count: int = SEQUENCE_COUNT,
 def has_marker(readings: Sequence[float]) -> bool:
     """Whether the meter was replaced: the first reading is zero."""
     return readings[0] == 0.0
+
+
+def require_measured_length(name: str, value) -> int:
+    """A length the lessons measure: an int from 2 (a marker pair needs a second period) to `LENGTH`."""
+    require_int(name, value, minimum=2)
+    if value > LENGTH:
+        raise ValueError(f"{name} must be at most {LENGTH}, the periods of a sequence; got {value}")
+    return value
+
+
+def example_index(sequences: Sequence[Sequence[float]]) -> int:
+    """The first of ``sequences`` with the marker and a last period above the tier: label 1 in full."""
+    for index, readings in enumerate(sequences):
+        if has_marker(readings) and readings[LENGTH - 1] > TIER:
+            return index
+    raise ValueError("sequences must hold one with the marker and a last period above the tier")
 
 
 def _require_length(readings: Sequence[float], length) -> None:
@@ -181,7 +201,7 @@ def plain_forward(net: dict, steps: Sequence[Sequence[float]]) -> tuple[float, l
                  for k in range(hidden)]
         states.append(state)
     z = net["head_bias"][0] + sum(map(mul, net["head"], state))
-    return 1 / (1 + math.exp(-max(-30, min(30, z)))), states
+    return sigmoid_clipped(z), states
 
 
 def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int) -> dict:
@@ -195,7 +215,8 @@ def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int) 
     data = require_nonempty("data", data)
     require_int("epochs", epochs, minimum=0)
     require_positive_number("rate", rate)
-    w_in, w_rec, bias, head, head_bias = net["input"], net["recurrent"], net["bias"], net["head"], net["head_bias"]
+    w_in, w_rec, bias = net["input"], net["recurrent"], net["bias"]
+    head, head_bias = net["head"], net["head_bias"]
     hidden = len(bias)
     for order in epoch_orders(len(data), epochs, seed):
         for index in order:
@@ -220,3 +241,61 @@ def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int) 
                     row[:] = [w - step * b for w, b in zip(row, before)]
                 grad_state = passed
     return net
+
+
+# --- measurements of a network on the sequences (taught in lesson 13, reused in lesson 14) -------------
+
+def _require_pairs(marked: Sequence, unmarked: Sequence) -> None:
+    require_nonempty("marked", marked)
+    if len(unmarked) != len(marked):
+        raise ValueError(f"unmarked must hold as many state paths as marked ({len(marked)}), "
+                         f"got {len(unmarked)}")
+
+
+def state_difference(marked: Sequence, unmarked: Sequence, length: int) -> float:
+    """D_T of lesson 13: the mean over the sequences of |h_T(marked) - h_T(unmarked)|, summed over units.
+
+    ``marked`` and ``unmarked`` hold one state path h_1 .. h_n per sequence, from the marked and the
+    unmarked copy (`marker_pair`); T is ``length``, at most the paths' length.
+    """
+    _require_pairs(marked, unmarked)
+    require_positive_int("length", length)
+    if length > len(marked[0]):
+        raise ValueError(f"length must be at most the {len(marked[0])} steps of the paths, got {length}")
+    total = 0.0
+    for a, b in zip(marked, unmarked):
+        total += sum(abs(one - other) for one, other in zip(a[length - 1], b[length - 1]))
+    return total / len(marked)
+
+
+def step_differences(marked: Sequence, unmarked: Sequence) -> list[float]:
+    """One sequence's |h_t(marked) - h_t(unmarked)|, summed over the units, at every step t = 1 .. n."""
+    _require_pairs(marked, unmarked)
+    return [sum(abs(one - other) for one, other in zip(a, b)) for a, b in zip(marked, unmarked)]
+
+
+def accuracy(net: dict, forward, data: Sequence) -> float:
+    """Share of ``data`` (pairs of steps and label) whose probability ``forward(net, steps)[0]`` falls on
+    the side of 0.5 of their label."""
+    data = require_nonempty("data", data)
+    hits = sum(1 for steps, label in data if (forward(net, steps)[0] >= 0.5) == (label == 1))
+    return hits / len(data)
+
+
+def shown_sequences(example: int, kept: Sequence[float]) -> list[int]:
+    """The sequences an explorer draws on the page: ``example``, then those whose ``kept`` (one value
+    per sequence, say the difference left after the last step) is the smallest, the median and the
+    largest; where two coincide (another seed), the lowest other indices fill up to four."""
+    kept = require_nonempty("kept", kept)
+    require_int("example", example, minimum=0)
+    if example >= len(kept):
+        raise ValueError(f"example must index one of the {len(kept)} sequences, got {example}")
+    ranked = sorted(range(len(kept)), key=kept.__getitem__)
+    frames = [example]
+    for index in (ranked[0], ranked[len(ranked) // 2], ranked[-1]):
+        if index not in frames:
+            frames.append(index)
+    for index in range(len(kept)):
+        if len(frames) < 4 and index not in frames:
+            frames.append(index)
+    return frames
