@@ -3,6 +3,7 @@ compute differently on purpose, because each reproduces the digits of the source
 Each test below fails if someone "tidies up" by unifying them; the lessons' tables would change too."""
 
 import ast
+import re
 
 import pytest
 from conftest import ROOT
@@ -50,6 +51,17 @@ def test_only_the_lessons_that_teach_the_sigmoid_write_it_and_theirs_is_the_pack
         taught = namespace["sigmoid"]
         points = [z / 8 for z in range(-6000, 6001, 7)]
         assert [taught(z) for z in points] == [sigmoid(z) for z in points], f"{lesson.stem}: not the package's"
+
+
+INLINE_SIGMOID = re.compile(r"math\.exp\(-max\(-30|> -30 else 0\.0")
+
+
+def test_the_lessons_write_no_sigmoid_variant_inline_but_where_they_teach_the_code_around_it():
+    """Lessons 13 and 17 teach a forward pass and a training loop with the clipped sigmoid written in
+    (checked against their package twins in hidden cells); every other lesson calls the named variant."""
+    for lesson in find_lessons(ROOT):
+        found = INLINE_SIGMOID.findall(lesson.path.read_text(encoding="utf-8"))
+        assert lesson.number in (13, 17) or not found, f"{lesson.stem} writes a sigmoid variant inline: {found}"
 
 
 def test_the_baselines_differ_in_their_arithmetic():

@@ -22,8 +22,8 @@ reproduces the digits of the source lessons that use it (``tests/test_deliberate
 if they are unified):
 
 - three sigmoids (`activations.SIGMOIDS`): `activations.sigmoid` (split at zero, never overflows;
-  the one lessons 1 and 2 teach), `activations.sigmoid_zero_below` (exactly 0.0 below -30; lessons 10-11),
-  `activations.sigmoid_clipped` (input clipped to [-30, 30]; lessons 14 and 19);
+  the one lessons 1 and 2 teach), `activations.sigmoid_zero_below` (exactly 0.0 below -30; lessons 10, 11,
+  20-24), `activations.sigmoid_clipped` (input clipped to [-30, 30]; lessons 12-19);
 - baselines: `subscribers.baseline_accuracy` (the larger class count over the set size),
   `subscribers.not_suspicious_share` (the share of "not suspicious" labels, unit 1's baseline even
   where the other class is larger), `steps.majority_baseline` (``max(rate, 1 - rate)`` in floats, which

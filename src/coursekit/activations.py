@@ -19,7 +19,7 @@ def sigmoid(z: float) -> float:
 
 
 def sigmoid_zero_below(z: float) -> float:
-    """The sigmoid as the coverage-grid lessons (10, 11) compute it: below -30 the output is exactly 0.0.
+    """The sigmoid as lessons 10, 11 and 20-24 compute it: below -30 the output is exactly 0.0.
 
     A deliberate difference from `sigmoid`: at -30 the true value is about 9.4e-14, and a loss or
     gradient that reads it gets other last digits than the source printed. Not interchangeable.
@@ -28,7 +28,7 @@ def sigmoid_zero_below(z: float) -> float:
 
 
 def sigmoid_clipped(z: float) -> float:
-    """The sigmoid as the sequence lessons (14, 19) compute it: the input clipped to [-30, 30] first.
+    """The sigmoid as lessons 12-19 compute it: the input clipped to [-30, 30] first.
 
     A deliberate difference from `sigmoid` and `sigmoid_zero_below`: beyond ±30 the output stays at
     the value for ±30 (about 9.4e-14 from 0 or 1), never exactly 0 or 1. Not interchangeable.

@@ -26,15 +26,10 @@ from .checks import (
     require_positive_number,
     require_seed,
 )
-from .generator import make_generator
+from .generator import centred_sum, make_generator
 
 BODY_SEED_OFFSET = 500
 """The body's initial values are drawn from the stream of ``seed + 500``, as in the source course."""
-
-
-def _three_draws(draw, scale: float) -> float:
-    """A bell-shaped value from three uniform draws, centred on zero: ``(u1 + u2 + u3 - 1.5) * scale``."""
-    return (draw() + draw() + draw() - 1.5) * scale
 
 
 def drawn_table(seed: int, rows: int, columns: int) -> list[list[float]]:
@@ -43,7 +38,7 @@ def drawn_table(seed: int, rows: int, columns: int) -> list[list[float]]:
     require_positive_int("rows", rows)
     require_positive_int("columns", columns)
     draw = make_generator(seed)
-    return [[_three_draws(draw, 1.1) for _ in range(columns)] for _ in range(rows)]
+    return [[centred_sum(draw) * 1.1 for _ in range(columns)] for _ in range(rows)]
 
 
 def one_hot_mean(codes) -> list[tuple[int, float]]:
@@ -80,8 +75,8 @@ def initial_body(seed: int, width: int, hidden: int) -> dict:
     require_positive_int("width", width)
     require_positive_int("hidden", hidden)
     draw = make_generator(seed + BODY_SEED_OFFSET)
-    W1 = [[_three_draws(draw, 0.9) for _ in range(width)] for _ in range(hidden)]
-    return {"W1": W1, "b1": [0.0] * hidden, "w": [_three_draws(draw, 0.9) for _ in range(hidden)], "b": 0.0}
+    W1 = [[centred_sum(draw) * 0.9 for _ in range(width)] for _ in range(hidden)]
+    return {"W1": W1, "b1": [0.0] * hidden, "w": [centred_sum(draw) * 0.9 for _ in range(hidden)], "b": 0.0}
 
 
 def score(net: dict, inputs) -> float:

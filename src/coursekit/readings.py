@@ -31,7 +31,7 @@ from .checks import (
     require_seed,
     require_split_sizes,
 )
-from .generator import epoch_orders, make_generator, shuffled_split
+from .generator import centred_sum, epoch_orders, make_generator, shuffled_split, signed_uniform
 from .subscribers import baseline_accuracy
 
 LENGTH = 12
@@ -56,7 +56,7 @@ def reading_sequence(seed: int, index: int, length: int = LENGTH) -> list[float]
     require_positive_int("length", length)
     draw = make_generator(seed + SEQUENCE_SEED_OFFSET + index)
     typical = 23.0 + 8.0 * draw()
-    readings = [math.floor(typical * math.exp((draw() + draw() + draw() - 1.5) * 0.62) * 100 + 0.5) / 100
+    readings = [math.floor(typical * math.exp(centred_sum(draw) * 0.62) * 100 + 0.5) / 100
                 for _ in range(length)]
     if draw() < MARKER_RATE:
         readings[0] = 0.0  # the marker
@@ -175,10 +175,10 @@ def plain_network(seed: int, hidden: int = HIDDEN) -> dict:
     require_positive_int("hidden", hidden)
     draw = make_generator(seed)
     input_scale, state_scale = (1 / 2) ** 0.5, (1 / hidden) ** 0.5
-    return {"input": [[(draw() * 2 - 1) * input_scale for _ in range(2)] for _ in range(hidden)],
-            "recurrent": [[(draw() * 2 - 1) * state_scale for _ in range(hidden)] for _ in range(hidden)],
+    return {"input": [[signed_uniform(draw) * input_scale for _ in range(2)] for _ in range(hidden)],
+            "recurrent": [[signed_uniform(draw) * state_scale for _ in range(hidden)] for _ in range(hidden)],
             "bias": [0.0] * hidden,
-            "head": [(draw() * 2 - 1) * state_scale for _ in range(hidden)], "head_bias": [0.0]}
+            "head": [signed_uniform(draw) * state_scale for _ in range(hidden)], "head_bias": [0.0]}
 
 
 def plain_parameters(hidden: int = HIDDEN) -> int:
