@@ -38,6 +38,20 @@ def require_bool(name: str, value) -> bool:
     return value
 
 
+def require_int_up_to(name: str, value, limit: int, limit_name: str) -> int:
+    """An int from 1 to ``limit``, another parameter named ``limit_name`` in the message (a batch size
+    is at most the training set's size, ``TRAIN_ROWS``).
+
+    >>> require_int_up_to("BATCH_SIZE", 301, 300, "TRAIN_ROWS")
+    Traceback (most recent call last):
+    ValueError: BATCH_SIZE must be at most TRAIN_ROWS (300), got 301
+    """
+    require_int(name, value, minimum=1)
+    if value > limit:
+        raise ValueError(f"{name} must be at most {limit_name} ({limit}), got {value}")
+    return value
+
+
 def require_positive_number(name: str, value) -> float:
     """Return ``value`` if it is a real number greater than zero (a learning rate, say)."""
     if _is_int(value) or isinstance(value, float):
