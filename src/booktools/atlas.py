@@ -159,15 +159,20 @@ def entry_of(atlas: dict | None, stem: str, name: str, stamp: str) -> Entry | st
 def second_run_counts(atlas: dict) -> dict[int, tuple[int, int]]:
     """Per seed: in how many of the lessons recording `SECOND_RUN_CLAIM` the second run moved the
     number more than the change studied, and how many record it (the wrap-up's count, per seed)."""
-    lessons = [lesson["claims"][SECOND_RUN_CLAIM] for lesson in atlas["lessons"].values()
-               if SECOND_RUN_CLAIM in lesson["claims"]]
-    return {seed: (sum(seed in claim["held"] for claim in lessons), len(lessons)) for seed in atlas["seeds"]}
+    claims = second_run_claims(atlas)
+    return {seed: (sum(seed in claim["held"] for claim in claims), len(claims)) for seed in atlas["seeds"]}
 
 
 def course_second_run_count(atlas: dict) -> tuple[int, int]:
-    lessons = [lesson["claims"][SECOND_RUN_CLAIM] for lesson in atlas["lessons"].values()
-               if SECOND_RUN_CLAIM in lesson["claims"]]
-    return sum(claim["course"] for claim in lessons), len(lessons)
+    """The wrap-up's count with the course seed, over the same lessons."""
+    claims = second_run_claims(atlas)
+    return sum(claim["course"] for claim in claims), len(claims)
+
+
+def second_run_claims(atlas: dict) -> list[dict]:
+    """`SECOND_RUN_CLAIM` of every lesson that records it."""
+    return [lesson["claims"][SECOND_RUN_CLAIM] for lesson in atlas["lessons"].values()
+            if SECOND_RUN_CLAIM in lesson["claims"]]
 
 
 def minority_counts(atlas: dict) -> dict[int, int]:
