@@ -29,6 +29,16 @@ def test_a_claim_says_the_sentence_its_condition_chose():
     assert claims_record([Claim("a", 1 < 2, "yes.", "no.")]) == {"a": {"holds": True, "says": "yes."}}
 
 
+def test_a_sentence_given_as_a_function_is_written_only_for_its_outcome():
+    found = []
+    claim = Claim("any_found", bool(found), yes=lambda: f"Found {found[0]}.", no="Nothing found.")
+    assert claim.says == "Nothing found."  # found[0] would raise: the yes sentence was never written
+    found.append(7)
+    assert Claim("any_found", bool(found), yes=lambda: f"Found {found[0]}.", no="Nothing.").says == "Found 7."
+    with pytest.raises(ValueError, match="^a: the sentence written for this outcome"):
+        Claim("a", True, yes=lambda: "", no="no.")
+
+
 @pytest.mark.parametrize("arguments, named", [
     (("a", 1, "yes.", "no."), "holds"),             # a number, not a computed comparison
     (("a", None, "yes.", "no."), "holds"),

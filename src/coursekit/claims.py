@@ -22,6 +22,7 @@ three things at once::
 So with any seed no sentence of a lesson contradicts its own table: the sentence is the outcome.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .checks import require_positive_int
@@ -35,12 +36,21 @@ CLAIMS_MIME = "application/vnd.coursekit.claims+json"
 @dataclass(frozen=True)
 class Claim:
     """One conclusion: ``name`` (a lowercase identifier, the same for every seed), ``holds`` (the
-    condition, computed), and the sentence shown when it holds (``yes``) or not (``no``)."""
+    condition, computed), and the sentence shown when it holds (``yes``) or not (``no``).
+
+    A sentence that can only be written for its own outcome (it lists what was found, and with
+    another seed nothing may be) is given as a function of no arguments, ``yes=lambda: f"..."``: it is
+    called only when its outcome is chosen.
+
+    >>> found = []
+    >>> Claim("any_found", bool(found), yes=lambda: f"Found {found[0]}.", no="Nothing found.").says
+    'Nothing found.'
+    """
 
     name: str
     holds: bool
-    yes: str
-    no: str
+    yes: str | Callable[[], str]
+    no: str | Callable[[], str]
 
     def __post_init__(self):
         require_quotable_name("name", self.name)
@@ -49,14 +59,22 @@ class Claim:
                              f"comparison, e.g. a < b), got {self.holds!r} ({type(self.holds).__name__})")
         for outcome in ("yes", "no"):
             words = getattr(self, outcome)
+            if callable(words):
+                continue
             if not isinstance(words, str) or not words.strip():
                 raise ValueError(f"{self.name}: {outcome} must be the non-empty sentence shown when the "
-                                 f"claim {'holds' if outcome == 'yes' else 'does not hold'}, got {words!r}")
+                                 f"claim {'holds' if outcome == 'yes' else 'does not hold'} (or a function "
+                                 f"that writes it), got {words!r}")
+        chosen = self.says
+        if not isinstance(chosen, str) or not chosen.strip():
+            raise ValueError(f"{self.name}: the sentence written for this outcome must be a non-empty string, "
+                             f"got {chosen!r}")
 
     @property
     def says(self) -> str:
         """The sentence this run's numbers chose."""
-        return self.yes if self.holds else self.no
+        words = self.yes if self.holds else self.no
+        return words() if callable(words) else words
 
 
 def claims_record(claims) -> dict:
