@@ -223,9 +223,10 @@ def conclusions(atlas: dict) -> list[Claim]:
               yes=f"The wrap-up's first count holds beyond the course seed: in {majority} of the {n} {seeds} "
                   f"the second run moved the number more than the change studied in most of the "
                   f"{lessons} lessons that compare the two (with the course seed, in {k}).",
-              no=f"The wrap-up's first count does not carry over to most seeds: in only {majority} of the "
-                 f"{n} {seeds} did the second run move the number more than the change studied in most "
-                 f"of the {lessons} lessons that compare the two (with the course seed, in {k})."),
+              no=f"The wrap-up's first count does not carry over to most seeds: "
+                 f"{f'in only {majority}' if majority else 'in none'} of the {n} {seeds} did the second run "
+                 f"move the number more than the change studied in most of the {lessons} lessons that "
+                 f"compare the two (with the course seed, in {k})."),
     ]
 
 
