@@ -6,8 +6,7 @@ import math
 import pytest
 
 from coursekit import SEED, practice
-from coursekit.generator import permutation
-from coursekit.initialization import gain_scaled_layers
+from coursekit.generator import make_generator, permutation
 from coursekit.subscribers import (
     FIELDS,
     PRACTICE_FIELDS,
@@ -102,11 +101,18 @@ def test_bad_arguments_raise_value_error_naming_them(call, name):
 # --- coursekit.practice: the network of lessons 21-24 -------------------------------------------
 
 
-def test_initial_parameters_are_the_gain_scaled_layers_flattened():
+def source_init_weights(seed: int, inputs: int, hidden: int) -> list[float]:
+    """The source's lesson 21 `init_weights`, written from its code: hidden weights row by row, hidden
+    biases, output weights, output bias, the weights from one stream in that order."""
+    r = make_generator(seed)
+    return ([(r() * 2 - 1) * math.sqrt(2.0 / inputs) for _ in range(hidden * inputs)] + [0.0] * hidden
+            + [(r() * 2 - 1) * math.sqrt(2.0 / hidden) for _ in range(hidden)] + [0.0])
+
+
+def test_initial_parameters_are_the_sources_layout_and_draws():
     p = practice.initial_parameters(SEED + 1, 8, 5)
     assert len(p) == 5 * (8 + 2) + 1
-    (rows, biases), (out_rows, out_biases) = gain_scaled_layers(SEED + 1, [8, 5, 1])
-    assert p == [w for row in rows for w in row] + biases + out_rows[0] + out_biases
+    assert p == source_init_weights(SEED + 1, 8, 5)
     assert p[40:45] == [0.0] * 5 and p[-1] == 0.0  # biases start at zero
     assert all(abs(w) <= math.sqrt(2 / 8) for w in p[:40])
     assert practice.initial_parameters(SEED + 2, 8, 5) != p
