@@ -61,6 +61,13 @@ def require_positive_number(name: str, value) -> float:
     raise ValueError(f"{name} must be a number, got {value!r} ({type(value).__name__})")
 
 
+def require_share(name: str, value) -> float:
+    """A share (of cells, of grids, a probability): a real number from 0 to 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a number from 0 to 1, got {value!r}")
+    return value
+
+
 def require_choice(name: str, value, choices: Iterable):
     """Return ``value`` if it is one of ``choices``, else raise ValueError listing the valid ones."""
     options = list(choices)

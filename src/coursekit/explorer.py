@@ -30,7 +30,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .checks import require_choice, require_nonempty
+from .checks import require_choice, require_nonempty, require_positive_number
 from .plots import SKIPPED_NOTE, drawing
 
 EXPLORER_CLASS = "coursekit-explorer"
@@ -107,8 +107,7 @@ def progressive(states, figure_of, seconds: float = 0.5):
     ``seconds`` have passed since the last one, and always for the last state; a computation that is
     quick (or already done) gives a single figure.
     """
-    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
-        raise ValueError(f"seconds must be a positive number, got {seconds!r}")
+    require_positive_number("seconds", seconds)
     last_shown, state, empty = time.perf_counter(), None, True
     for state in states:
         empty = False

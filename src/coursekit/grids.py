@@ -15,7 +15,7 @@ frequent class on the test set.
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .checks import require_int, require_positive_int, require_seed, require_split_sizes
+from .checks import require_int, require_positive_int, require_seed, require_share, require_split_sizes
 from .generator import make_generator, shuffled_split
 from .subscribers import baseline_accuracy
 
@@ -29,12 +29,6 @@ SPLIT_SIZES = (200, 100)  # training, validation; the test set is every grid aft
 GRID_SEED_OFFSET = 300000
 SPLIT_SEED_OFFSET = 90000
 
-
-def _require_share(name: str, value) -> float:
-    """A share of cells or grids: a real number from 0 to 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a number from 0 to 1, got {value!r}")
-    return value
 
 
 def coverage_grid(seed: int, index: int, side: int = SIDE, density: float = DENSITY,
@@ -51,8 +45,8 @@ def coverage_grid(seed: int, index: int, side: int = SIDE, density: float = DENS
     require_positive_int("run_length", run_length)
     if run_length > side:
         raise ValueError(f"run_length must be at most side ({side}), got {run_length}")
-    _require_share("density", density)
-    _require_share("trace_rate", trace_rate)
+    require_share("density", density)
+    require_share("trace_rate", trace_rate)
     draw = make_generator(seed + GRID_SEED_OFFSET + index)
     cells = [[1 if draw() < density else 0 for _ in range(side)] for _ in range(side)]
     planted = 1 if draw() < trace_rate else 0

@@ -18,6 +18,8 @@ A name is quoted once per lesson, so every sentence shows the value of the one c
 
 import keyword
 
+from .checks import require_int
+
 GLUE_PREFIX = "application/papermill.record/"
 """Where myst-nb looks for glued values in a cell's outputs (the papermill/scrapbook record format)."""
 
@@ -74,8 +76,7 @@ NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twe
 
 def in_words(count: int) -> str:
     """A count as a sentence writes it: "five" up to twelve, digits beyond ("24")."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise ValueError(f"count must be a non-negative integer, got {count!r}")
+    require_int("count", count, minimum=0)
     return NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
 
 
@@ -88,8 +89,7 @@ def counted(count: int, noun: str, plural: str | None = None, signed: bool = Fal
     >>> counted(1, "grid"), counted(0, "layer"), counted(3, "candidate"), counted(-1, "row", signed=True)
     ('1 grid', '0 layers', '3 candidates', '-1 row')
     """
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise ValueError(f"count must be an integer, got {count!r}")
+    require_int("count", count)
     if not isinstance(noun, str) or not noun.strip():
         raise ValueError(f"noun must be a non-empty word, got {noun!r}")
     number = f"{count:+d}" if signed and count else str(count)
