@@ -315,7 +315,8 @@ def execute_lessons(root: Path | None = None, selection=None, force: bool = Fals
     if stale:
         workers = workers or int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
         # the slowest lessons first (by their last execution for the book), so that no core idles at the end
-        stale.sort(key=lambda job: -last_seconds(root, job[0]))
+        seconds = {lesson.stem: last_seconds(root, lesson) for lesson in {lesson for lesson, _ in stale}}
+        stale.sort(key=lambda job: -seconds[job[0].stem])
         # One process per lesson at a time (kernels and their event loops stay out of each other's
         # way); "spawn" so that no worker inherits the threads of the calling process.
         with ProcessPoolExecutor(max_workers=max(1, min(workers, len(stale))),

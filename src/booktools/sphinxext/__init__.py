@@ -173,15 +173,13 @@ def depend_on_execution(app, docname, source):
     """A lesson page is built only from an execution of its present inputs: stop the build, naming the
     lesson, when the book's cache holds none (`booktools.execute.stale_reason`); note the executed
     notebook as a dependency of the page, so that a new execution rebuilds it."""
-    from ..execute import environment_stamp, executed_path, stale_reason
+    from ..execute import executed_path, stale_reason
 
     lesson = lesson_of(app, docname)
     if lesson is None:
         return
     root = Path(app.srcdir)
-    if not hasattr(app, "booktools_environment"):
-        app.booktools_environment = environment_stamp(root)
-    reason = stale_reason(root, lesson, app.booktools_environment)
+    reason = stale_reason(root, lesson, environment_of(app))
     if reason:
         raise ExtensionError(f"{reason}: run `make book` (python -m booktools.execute) before building")
     executed = executed_path(root, lesson)
@@ -193,6 +191,25 @@ def depend_on_execution(app, docname, source):
 
 ATLAS_DOC = "book/atlas"
 BADGE_CLASS = "coursekit-atlas-badge"
+
+
+def environment_of(app) -> str:
+    """`booktools.execute.environment_stamp` of the book, computed once per build."""
+    if not hasattr(app, "booktools_environment"):
+        from ..execute import environment_stamp
+
+        app.booktools_environment = environment_stamp(Path(app.srcdir))
+    return app.booktools_environment
+
+
+def page_stamp(app, lesson) -> str:
+    """The stamp of the lesson's present inputs, computed once per page (a page quotes many claims)."""
+    from ..execute import text_stamp
+
+    stamps = app.__dict__.setdefault("booktools_page_stamps", {})
+    if lesson.stem not in stamps:
+        stamps[lesson.stem] = text_stamp(lesson.path.read_text(encoding="utf-8"), environment_of(app))
+    return stamps[lesson.stem]
 
 
 def atlas_of(app) -> dict | None:
@@ -219,15 +236,11 @@ def atlas_badge(app, docname: str, name: str):
     """The badge for claim ``name`` on page ``docname``: a link to its atlas row saying in how many seeds
     it held, or to the atlas page saying that the atlas is out of date; None without one."""
     from .. import atlas
-    from ..execute import environment_stamp, text_stamp
 
     lesson = lesson_of(app, docname)
     if lesson is None or atlas_of(app) is None:
         return None
-    if not hasattr(app, "booktools_environment"):
-        app.booktools_environment = environment_stamp(Path(app.srcdir))
-    stamp = text_stamp(lesson.path.read_text(encoding="utf-8"), app.booktools_environment)
-    entry = atlas.entry_of(atlas_of(app), lesson.stem, name, stamp)
+    entry = atlas.entry_of(atlas_of(app), lesson.stem, name, page_stamp(app, lesson))
     if entry is None:
         return None
     if entry == "stale":
