@@ -106,6 +106,10 @@ def show(figure, description: str, caption: str | None = None) -> None:
     and what the reader should see in it, with this run's numbers (a screen reader reads it as the
     image's alt text); ``caption``, if given, is printed under the figure for every reader.
 
+    ``figure`` is a matplotlib figure or, better, a function of no arguments that draws and returns
+    one: then nothing is drawn, and matplotlib is not even imported, in a run with ``FIGURES = False``
+    (`draw_figures`), so that a lesson's tables and claims need no plotting library at all.
+
     In JupyterLab and on the book's pages the figure is HTML (an image with its description); outside
     IPython the figure is simply closed. Nothing goes to stdout.
     """
@@ -113,18 +117,27 @@ def show(figure, description: str, caption: str | None = None) -> None:
         raise ValueError(f"description must say in words what the figure shows, got {description!r}")
     if caption is not None and (not isinstance(caption, str) or not caption.strip()):
         raise ValueError(f"caption must be a non-empty sentence or None, got {caption!r}")
-    import matplotlib.pyplot as plt
     from IPython import get_ipython
 
-    if get_ipython() is None:
+    shell = get_ipython()
+    if not _drawing:
+        if not callable(figure):
+            import matplotlib.pyplot as plt
+
+            plt.close(figure)
+        if shell is not None:
+            from IPython.display import display
+
+            display({"text/plain": f"[figure {SKIPPED_NOTE}]"}, raw=True)
+        return
+    if callable(figure):
+        figure = figure()
+    import matplotlib.pyplot as plt
+
+    if shell is None:
         plt.close(figure)
         return
     from IPython.display import display
-
-    if not _drawing:
-        plt.close(figure)
-        display({"text/plain": f"[figure {SKIPPED_NOTE}]"}, raw=True)
-        return
 
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", bbox_inches="tight")
