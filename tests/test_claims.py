@@ -271,3 +271,47 @@ def test_the_verdict_check_can_fail(tmp_path):
     lesson = Lesson(1, "x", "fundamentals", page)
     assert typed_verdicts(lesson, {"gain_measured"}) == [
         "The network reaches {eval}`number`, far more than the baseline."]
+
+
+# --- quoted text reads as English ------------------------------------------------------------------------
+
+BADLY_WORDED = {
+    r"\bby (0|no) \w+s\b": "a difference of nothing written as a distance ('by 0 subscribers')",
+    r"\b1 (subscriber|grid|sequence|run|row|lesson|unit|seed|epoch|layer|pair|step|code|candidate)s\b":
+        "a plural after 1",
+    r"-\d\.\d+, is (larger|no larger|more|no more)": "a negative number 'is larger than' (the sign in words)",
+    r"\+0\.0000, is": "'+0.0000, is ...' (a tie in words)",
+    r"\b(\d+) and \1 of its \1\b": "'N and N of its N'",
+    r"and not in the other 1\b": "'not in the other 1'",
+    r": [A-Z][a-z]+ (?:network|second|run)": "a capital after a colon",
+    r"\bin only 0\b": "'in only 0'",
+    r"\(s\)": "a noun with '(s)'",
+}
+BADLY = re.compile("|".join(f"(?:{pattern})" for pattern in BADLY_WORDED))
+
+
+def badly_worded(texts: dict) -> list[str]:
+    """The quoted texts (name: text) that match a pattern of `BADLY_WORDED`, each with its reason."""
+    found = []
+    for name, text in texts.items():
+        for pattern, reason in BADLY_WORDED.items():
+            if re.search(pattern, str(text)):
+                found.append(f"{name} ({reason}): {str(text)[:120]}")
+    return found
+
+
+def test_the_readability_lint_can_fail():
+    assert len(badly_worded({"a": "moves it by 0 subscribers", "b": "1 subscribers", "c": "-0.1850, is larger than",
+                             "d": "+0.0000, is no larger", "e": "16 and 16 of its 16 units",
+                             "f": "in 3 runs and not in the other 1", "g": "the verdict: The second run"})) == 7
+    assert not badly_worded({"a": "moves it by no more than 1 subscriber", "b": "takes away 0.1850"})
+
+
+@pytest.mark.parametrize("lesson", ON_PATTERN, ids=lambda lesson: lesson.stem)
+def test_quoted_text_reads_as_english_under_both_seeds(lesson, executed_lessons, other_seed_lessons):
+    for seed, (notebook, error) in (("course seed", executed_lessons[lesson.stem]),
+                                    ("other seed", other_seed_lessons[lesson.stem])):
+        assert error is None, f"{lesson.stem} ({seed}) failed to execute:\n{error}"
+        texts = {name: ast.literal_eval(text) for name, text in glued_texts(notebook).items()}
+        found = badly_worded(texts)
+        assert not found, f"{lesson.stem} ({seed}): quoted text that reads badly:\n- " + "\n- ".join(found)

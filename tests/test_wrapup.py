@@ -97,3 +97,30 @@ def test_the_wrap_up_page_shows_every_row(build_log):
     assert len(re.findall(r"<tr", table)) == len(every_lesson) + 1
     for lesson in every_lesson:
         assert f"{lesson.stem}.html" in table, f"the wrap-up does not link {lesson.stem}"
+
+
+def closing_pair(says: str) -> float:
+    """The second run's difference a closing claim states: "moves the network's number by X", or 0 for
+    "gives the network's number again"."""
+    if "gives the network's number again" in says:
+        return 0.0
+    match = re.search(r"moves the network's number by ([0-9.]+)", says)
+    assert match, f"a closing claim that names no second-run difference: {says!r}"
+    return float(match[1])
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_each_closing_claim_reads_its_own_wrap_up_row(lesson, executed_lessons, other_seed_lessons):
+    """One network's number and one second run per lesson: the pair the closing claim compares is the
+    pair of the lesson's wrap-up row (to the rounding of the four decimals both are quoted with), under
+    the course seed and the other seed."""
+    for seed, (path, error) in (("course seed", executed_lessons[lesson.stem]),
+                                ("other seed", other_seed_lessons[lesson.stem])):
+        assert error is None, f"{lesson.stem} ({seed}) failed to execute"
+        row = row_of(lesson, json.loads(path.read_text(encoding="utf-8")))
+        if row.closing is None:
+            continue
+        network, second = (float(text.split()[0]) for text in (row.network, row.second_run))
+        assert abs(closing_pair(row.closing["says"]) - abs(network - second)) <= 0.00011, (
+            f"{lesson.stem} ({seed}): the closing claim's second run is not the row's pair "
+            f"({row.network} and {row.second_run}): {row.closing['says']}")
