@@ -1,6 +1,7 @@
 """The site works from its archive unpacked under any path: served from a sub-folder by a plain static
 server, every link and asset of every page resolves. The publishing workflow runs the README's targets."""
 
+import os
 import re
 import subprocess
 import threading
@@ -124,8 +125,13 @@ def expand(text: str, values: dict[str, str]) -> str:
 
 def make_command(target: str) -> list[str]:
     """What make runs for ``target`` (``make -n``: printed, not run): its last command, split."""
-    done = subprocess.run(["make", "-n", *target.split()[1:]], cwd=ROOT, capture_output=True, text=True, check=True)
+    done = subprocess.run(["make", "-n", "--no-print-directory", *target.split()[1:]], cwd=ROOT, env=MAKE_ALONE,
+                          capture_output=True, text=True, check=True)
     return done.stdout.strip().splitlines()[-1].split()
+
+
+MAKE_ALONE = {name: value for name, value in os.environ.items() if name not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+"""The environment of a make run on its own (not as a sub-make of the make test running the tests)."""
 
 
 def test_the_workflow_measures_the_atlas_in_shards_that_cover_every_job_once():
@@ -197,7 +203,8 @@ def test_the_workflow_merges_the_shards_and_publishes_the_book_built_from_them()
         "the book is published from the build job's executions"
     argv = make_command("make atlas-merge")
     assert argv[1:4] == ["-m", "booktools.atlas", "--merge"], argv
-    made = subprocess.run(["make", "-n", "-p", "atlas-merge"], cwd=ROOT, capture_output=True, text=True).stdout
+    made = subprocess.run(["make", "-n", "-p", "--no-print-directory", "atlas-merge"], cwd=ROOT, env=MAKE_ALONE,
+                          capture_output=True, text=True).stdout
     assert re.search(r"^PARTIALS \??= \$\(wildcard _build/atlas/partials/\*\.json\)$", made, re.M), \
         "make atlas-merge reads the partials where the download puts them"
     assert re.search(r"^atlas-merge: .*\blessons\b", made, re.M), "the merge needs the book's executions"

@@ -348,6 +348,9 @@ def write_json(path: Path, data: dict) -> None:
 
 # --- merging partial atlases --------------------------------------------------------------------------------
 
+PARTIAL_KEYS = {"shard", "seeds", "lessons_of_run", "durations", "plan", "lessons", "missing", "failed", "executed"}
+
+
 def merge(root: Path, partials: dict[str, dict]) -> dict:
     """One atlas from the partial atlases of a run (``{name: partial}``, name saying where each came
     from): ValueError naming the shard and what is wrong when they come from different runs or splits,
@@ -387,7 +390,10 @@ def merge(root: Path, partials: dict[str, dict]) -> dict:
         raise ValueError(f"the partial atlases leave seeds out: no partial of shard "
                          f"{', '.join(f'{k}/{count}' for k in absent)} (its jobs include {seeds_words(left)})")
     environment = environment_stamp(root)
-    lessons = {lesson.stem: lesson for lesson in find_lessons(root, stems)}
+    lessons = {lesson.stem: lesson for lesson in find_lessons(root)}
+    gone = [stem for stem in stems if stem not in lessons]
+    if gone:
+        raise ValueError(f"the partial atlases measured lessons the book no longer has: {', '.join(gone)}")
     atlas = {"seeds": list(seeds), "lessons": {}, "missing": {}, "failed": sorted(
         {f for p in partials.values() for f in p["failed"]}),
         "executed": time_span(t for p in partials.values() for t in p["executed"] or ())}
@@ -746,7 +752,13 @@ def merge_files(root: Path, paths: list[Path], home: str = HOME) -> dict:
     """Merge the partial atlases in ``paths`` (`merge`), write ``_build/<home>/atlas.json``; the atlas."""
     partials = {}
     for path in paths:
-        partials[str(path)] = json.loads(Path(path).read_text(encoding="utf-8"))
+        try:
+            partial = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{path} cannot be read as a partial atlas: {error}") from error
+        if not isinstance(partial, dict) or not PARTIAL_KEYS <= set(partial):
+            raise ValueError(f"{path} is not a partial atlas (make atlas SEEDS=... SHARD=K/N writes them)")
+        partials[str(path)] = partial
     atlas = merge(root, partials)
     write_json(atlas_path(root, home), atlas)
     return atlas

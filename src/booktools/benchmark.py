@@ -222,7 +222,9 @@ def time_shard(root: Path, seeds: int = 100, shards: int = 10) -> dict:
     command = [python, "-m", "booktools.atlas", "--seeds", str(shards), "--shard", f"1/{shards}"]
     with tempfile.TemporaryDirectory() as copy:
         copy_project(root, Path(copy))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         cold = timed(command, Path(copy))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         warm = timed(command, Path(copy))
         partial = json.loads((Path(copy) / "_build" / "atlas" / "partials" / f"shard-1-of-{shards}.json").read_text())
     jobs = sum(len(lesson["runs"]) for lesson in partial["lessons"].values())
@@ -231,11 +233,16 @@ def time_shard(root: Path, seeds: int = 100, shards: int = 10) -> dict:
     workers = int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count()
     print(f"  measured: shard 1/{shards} of seeds 1 to {shards} ({jobs} executions, one of each lesson), "
           f"{workers} kernels at once: cold {cold:7.1f} s, warm {warm:5.1f} s")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     print(f"  extrapolated: a shard of seeds 1 to {seeds} in {shards} shards ({per_lesson * jobs} executions, "
           f"{per_lesson} of each lesson) ~ {warm:.1f} + {per_lesson} x {cold - warm:.1f} s = {estimate:7.1f} s "
           f"({estimate / 60:.0f} min) on {workers} cores; all {shards} shards one after another "
           f"~ {shards * estimate / 3600:.1f} h", flush=True)
-    return {"cold": cold, "warm": warm, "jobs": jobs, "estimate": estimate}
+    print(f"  by CPU: the measured shard took {cpu:.0f} s of CPU ({cpu / jobs:.1f} s an execution), so a shard "
+          f"of the published split needs {per_lesson * cpu:.0f} s of CPU: {per_lesson * cpu / workers / 60:.0f} min "
+          f"on {workers} idle cores at best (the wall-clock estimate above includes this machine's load and the "
+          "wait for the last, longest execution)", flush=True)
+    return {"cold": cold, "warm": warm, "jobs": jobs, "estimate": estimate, "cpu": cpu}
 
 
 def main(argv=None) -> int:
