@@ -3,7 +3,8 @@
 #   make test   set up .venv, lint src/ and tests/ (ruff), run the tests (the lessons' tables, coursekit,
 #               the book build)
 # Also: make lab (JupyterLab), make lesson N=01 ARGS="-p SEED 7", make site, make bench, make stress,
-#   make atlas [SEEDS=10] (every lesson's claims over seeds 1..SEEDS, shown by the next make book).
+#   make atlas [SEEDS=10] (every lesson's claims over seeds 1..SEEDS, shown by the next make book),
+#   make atlas SEEDS=1-100 SHARD=3/10 (one shard's partial atlas), make atlas-merge (the partials into one).
 # Override the interpreter with `make book PYTHON=/path/to/python3.12`.
 
 PYTHON ?= $(shell .ci/find-python)
@@ -11,9 +12,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: book site lab test lessons lesson bench stress clean atlas
+.PHONY: book site lab test lessons lesson bench stress clean atlas atlas-merge
 
 SEEDS ?= 10
+SHARD ?=
+PARTIALS ?= $(wildcard _build/atlas/partials/*.json)
 
 $(STAMP): requirements.txt pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -43,9 +46,14 @@ book: lessons
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html)."
 
-# The seed atlas: every lesson executed with seeds 1..SEEDS (no figures), its claims counted; then make book
+# The seed atlas: every lesson executed with seeds 1..SEEDS (SEEDS=N or FIRST-LAST, no figures), its claims
+# counted; then make book. With SHARD=K/N only the K-th of N shards of the jobs, written as a partial atlas
+# (_build/atlas/partials/); make atlas-merge checks the partials and merges them (with the book's executions).
 atlas: $(STAMP)
-	$(BIN)/python -m booktools.atlas --seeds $(SEEDS)
+	$(BIN)/python -m booktools.atlas --seeds $(SEEDS)$(if $(SHARD), --shard $(SHARD))
+
+atlas-merge: lessons
+	$(BIN)/python -m booktools.atlas --merge $(PARTIALS)
 
 # Read the lessons in JupyterLab (a lesson's .md opens as a notebook)
 lab: $(STAMP)
@@ -66,6 +74,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m booktools.benchmark
 	$(BIN)/python -m booktools.benchmark --atlas $(SEEDS)
+	$(BIN)/python -m booktools.benchmark --shard
 
 # Every lesson's explorer cell executed 20 times with stock nbclient: the hangs (there must be none)
 stress: $(STAMP)
