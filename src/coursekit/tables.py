@@ -114,3 +114,35 @@ def band_label(values: Sequence[float], noun: str = "runs") -> str:
     if low == high and len(values) > 1:
         return f"{low:.4f} (all {len(values)} {noun} alike)"
     return band_text(values)
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
+    """A table of already formatted cells as Markdown, every column right-aligned (numbers line up).
+
+    >>> print(markdown_table(["batch", "updates"], [[10, "1,200"], [30, 400]]))
+    | batch | updates |
+    |---:|---:|
+    | 10 | 1,200 |
+    | 30 | 400 |
+    """
+    header = [str(cell) for cell in require_nonempty("header", header)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---:|" * len(header)]
+    for k, row in enumerate(require_nonempty("rows", rows)):
+        if len(row) != len(header):
+            raise ValueError(f"rows[{k}] must have one cell per column ({len(header)}), got {len(row)}")
+        lines.append("| " + " | ".join(str(cell) for cell in row) + " |")
+    return "\n".join(lines)
+
+
+def show_table(header: Sequence[str], rows: Sequence[Sequence]) -> None:
+    """Show `markdown_table` as a cell output, rendered as a table in JupyterLab and on the book's
+    pages (the text itself for a plain-text reader). Nothing goes to stdout, so a lesson's printed
+    tables stay those of the source; outside IPython nothing is shown."""
+    text = markdown_table(header, rows)
+    from IPython import get_ipython  # imported here so that coursekit itself needs no IPython
+
+    if get_ipython() is None:
+        return
+    from IPython.display import display
+
+    display({"text/markdown": text, "text/plain": text}, raw=True)
