@@ -110,6 +110,9 @@ def _sampling_words(comparison: Comparison, noun: str) -> str:
         only_a, only_b = comparison.disagreements
         p = comparison.p_value
         verdict = "under" if comparison.beyond_sampling else "not under"
+        if only_a + only_b == 1:
+            return (f"the two disagree on a single {noun} (McNemar's exact test: {_p_words(p)}, {verdict} "
+                    f"0.05)")
         return (f"the {counted(only_a + only_b, noun)} on which the two disagree split {only_a} to {only_b} "
                 f"(McNemar's exact test: {_p_words(p)}, {verdict} 0.05)")
     sampling = f"two standard errors of the paired difference ({comparison.sampling_error:.4f})"
@@ -141,6 +144,8 @@ def measured(name: str, comparison: Comparison, *legacy, subject: str | None = N
     >>> same = Runs("the same network", [[1] * 90 + [0] * 10])
     >>> print(measured("gain_measured", Comparison(wide, same)).says)
     The wide network and the same network score the same (0.9000): not a measured difference.
+    >>> print(measured("gain_measured", Comparison(wide, same), subject="Widening").says)
+    Widening changes nothing (both 0.9000): not a measured difference.
     """
     if isinstance(comparison, str):  # the earlier signature (name, what, change, run, error)
         return _legacy_measured(name, comparison, *legacy, **({} if spec == ".4f" else {"spec": spec}))
@@ -154,8 +159,11 @@ def measured(name: str, comparison: Comparison, *legacy, subject: str | None = N
     change = comparison.change
     count = f" ({counted(abs(comparison.change_count), noun)})" if comparison.binary else ""
     if change == 0:
-        same = (f"{comparison.a.label} and {comparison.b.label} score the same ({comparison.a.number:{spec}}): "
-                "not a measured difference.")
+        if subject is not None:
+            same = f"{subject} changes nothing (both {comparison.a.number:{spec}}): not a measured difference."
+        else:
+            same = (f"{comparison.a.label} and {comparison.b.label} score the same "
+                    f"({comparison.a.number:{spec}}): not a measured difference.")
         return Claim(name, False, yes=same, no=same)
     if subject is not None:
         head = f"{subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}{count}"
