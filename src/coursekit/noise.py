@@ -352,12 +352,3 @@ class Comparison:
         """Beyond both yardsticks."""
         return self.beyond_spread and self.beyond_sampling
 
-
-def is_measured(change: float, second_run_difference: float, sampling_error: float) -> bool:
-    """The earlier rule, kept until every lesson is on `Comparison` (to be removed)."""
-    for name, value in (("change", change), ("second_run_difference", second_run_difference),
-                        ("sampling_error", sampling_error)):
-        _require_number(name, value)
-    if sampling_error < 0:
-        raise ValueError(f"sampling_error must not be negative, got {sampling_error!r}")
-    return abs(change) > abs(second_run_difference) and abs(change) > sampling_error
