@@ -13,9 +13,10 @@ from conftest import LESSONS
 from test_lessons import claim_names, code_cells
 
 from booktools.outputs import glued_texts, recorded_claims
-from coursekit.claims import SECOND_RUN_CLAIM, Claim, claims_record, measured, second_run_outweighs
+from coursekit.claims import SECOND_RUN_CLAIM, Claim, claims_record, measured, sampling_words, second_run_outweighs
 from coursekit.noise import (
     Comparison,
+    Paired,
     Runs,
     disagreements,
     mcnemar_p,
@@ -333,3 +334,17 @@ def test_numbers_that_happen_to_be_zeros_and_ones_can_be_read_as_numbers():
     Comparison(leads, Runs("other leads", [[0.5, -1, 1], [1, 1, 1]]))   # numbers with numbers: accepted
     with pytest.raises(ValueError, match="must both be right-or-wrong"):
         Comparison(Runs("hits", [[1, 0, 1], [1, 1, 1]]), leads)
+
+
+def test_paired_is_the_comparisons_sampling_yardstick():
+    a, b = hits_table(300, 60, 30, 110)
+    comparison = Comparison(Runs("A", [a, b]), Runs("B", [b, a]))
+    paired = Paired(a, b)
+    assert (paired.change, paired.disagreements, paired.standard_error, paired.beyond_sampling) == (
+        comparison.change, comparison.disagreements, comparison.standard_error, comparison.beyond_sampling)
+    # two fixed rules (one run each): Comparison refuses them, Paired reads them
+    assert Paired([1] * 6 + [0], [0] * 7).beyond_sampling and not Paired([1] * 5 + [0], [0] * 6).beyond_sampling
+    assert sampling_words(Paired([1] * 5 + [0], [0] * 6), "grid") == (
+        "the 5 grids on which the two disagree split 5 to 0 (McNemar's exact test: p = 0.062, not under 0.05)")
+    with pytest.raises(ValueError, match="same rows"):
+        Paired([1, 0], [1])

@@ -25,7 +25,7 @@ So with any seed no sentence of a lesson contradicts its own table: the sentence
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .noise import Comparison, Runs
+from .noise import Comparison, Paired, Runs
 from .prose import counted, glue, require_quotable_name
 
 CLAIMS_MIME = "application/vnd.coursekit.claims+json"
@@ -104,19 +104,35 @@ def _p_words(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def _sampling_words(comparison: Comparison, noun: str) -> str:
-    """What the sampling-error yardstick says of the change, in words (beyond it or not)."""
+def sampling_words(comparison: Comparison | Paired, noun: str = "row", clause: bool = False) -> str:
+    """What the sampling yardstick says of a difference, in words: whether it is more than two standard
+    errors of the paired difference, or, with few disagreeing rows, how they split and McNemar's p. The
+    comparative ("more than two standard errors ...") continues a sentence about the difference; with
+    ``clause`` it is a clause of its own ("the difference is more than ...") either way.
+
+    >>> sampling_words(Paired([1] * 6 + [0] * 4, [0] * 10), "grid")
+    "the 6 grids on which the two disagree split 6 to 0 (McNemar's exact test: p = 0.031, under 0.05)"
+    >>> sampling_words(Paired([1] * 40 + [0] * 60, [0] * 40 + [1] * 30 + [0] * 30), clause=True)
+    'the difference is no more than two standard errors of the paired difference (0.1661)'
+    >>> sampling_words(Paired([1, 0], [1, 0]), "grid")
+    "the two disagree on no grid (McNemar's exact test: p = 1.000, not under 0.05)"
+    """
+    if not isinstance(comparison, (Comparison, Paired)):
+        raise ValueError(f"comparison must be a coursekit.noise Comparison or Paired, got {comparison!r}")
+    if not isinstance(noun, str) or not noun.strip():
+        raise ValueError(f"noun must name a test row, got {noun!r}")
     if comparison.exact:
         only_a, only_b = comparison.disagreements
         p = comparison.p_value
         verdict = "under" if comparison.beyond_sampling else "not under"
-        if only_a + only_b == 1:
-            return (f"the two disagree on a single {noun} (McNemar's exact test: {_p_words(p)}, {verdict} "
-                    f"0.05)")
+        test = f"(McNemar's exact test: {_p_words(p)}, {verdict} 0.05)"
+        if only_a + only_b <= 1:
+            return f"the two disagree on {'a single' if only_a + only_b else 'no'} {noun} {test}"
         return (f"the {counted(only_a + only_b, noun)} on which the two disagree split {only_a} to {only_b} "
-                f"(McNemar's exact test: {_p_words(p)}, {verdict} 0.05)")
+                f"{test}")
     sampling = f"two standard errors of the paired difference ({comparison.sampling_error:.4f})"
-    return f"more than {sampling}" if comparison.beyond_sampling else f"no more than {sampling}"
+    words = f"more than {sampling}" if comparison.beyond_sampling else f"no more than {sampling}"
+    return f"the difference is {words}" if clause else words
 
 
 def measured(name: str, comparison: Comparison, *, subject: str | None = None, noun: str = "row",
@@ -169,7 +185,7 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
         side = "ahead of" if change > 0 else "behind"
         head = f"{comparison.a.label} is {side} {comparison.b.label} by {abs(change):{spec}}{count}"
     spread = f"the run-to-run spread ({comparison.spread:{spec}})"
-    sampling = _sampling_words(comparison, noun)
+    sampling = sampling_words(comparison, noun)
     if comparison.beyond_spread and comparison.beyond_sampling:
         reason = f"more than {spread} and {sampling}"
     elif comparison.beyond_spread:

@@ -21,8 +21,9 @@ kinds of noise:
   the paired standard error is that of the per-item differences.
 
 `Runs` holds one setting's runs scored row by row; `Comparison` sets two of them side by side and
-decides. `standard_error` is the sampling error of one accuracy on its own, which each lesson quotes
-beside its network's number.
+decides; `Paired` is its sampling yardstick alone, for two score lists of one run each (two fixed
+rules, two runs of one network). `standard_error` is the sampling error of one accuracy on its own,
+which each lesson quotes beside its network's number.
 """
 
 import math
@@ -239,6 +240,84 @@ class Runs:
 
 
 @dataclass(frozen=True)
+class Paired:
+    """Two score lists on the same rows, one run each (two fixed rules, or two runs of one network), set
+    side by side for the sampling yardstick alone: the difference of their means and whether it is beyond
+    the sampling error of the paired difference (two standard errors, or McNemar's exact test with fewer
+    than `EXACT_BELOW` disagreeing rows). `Comparison` adds the run-to-run spread of two settings.
+
+    >>> Paired([1, 1, 1, 1, 1, 1, 0], [0, 0, 0, 0, 0, 0, 0]).beyond_sampling   # 6 to 0: p = 0.03125
+    True
+    """
+
+    a: tuple
+    b: tuple
+    as_numbers: bool = False
+
+    def __post_init__(self):
+        a, b = (tuple(int(v) if isinstance(v, bool) else v for v in side) for side in (self.a, self.b))
+        for name, side in (("a", a), ("b", b)):
+            if not side:
+                raise ValueError(f"{name} must score at least one row")
+            _require_values(name, side)
+        if len(a) != len(b):
+            raise ValueError(f"a and b must score the same rows, got {len(a)} and {len(b)}")
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+
+    @property
+    def rows(self) -> int:
+        return len(self.a)
+
+    @property
+    def binary(self) -> bool:
+        """Whether both are right-or-wrong answers (all 0 or 1, unless built ``as_numbers``)."""
+        return not self.as_numbers and all(v in (0, 1) for v in self.a + self.b)
+
+    @property
+    def change(self) -> float:
+        """The first's mean minus the second's."""
+        return (sum(self.a) - sum(self.b)) / self.rows
+
+    @property
+    def disagreements(self) -> tuple[int, int]:
+        """``(b, c)``: rows only the first gets right, and only the second (right-or-wrong only)."""
+        return disagreements(self.a, self.b)
+
+    @property
+    def exact(self) -> bool:
+        """Whether McNemar's exact test decides (right-or-wrong scores, few disagreeing rows)."""
+        return self.binary and sum(self.disagreements) < EXACT_BELOW
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of the paired difference."""
+        if self.binary:
+            return paired_standard_error(*self.disagreements, self.rows)
+        return paired_standard_error_of_mean(self.a, self.b)
+
+    @property
+    def sampling_error(self) -> float:
+        """`THRESHOLD` standard errors of the paired difference: how far the change must reach."""
+        return THRESHOLD * self.standard_error
+
+    @property
+    def p_value(self) -> float:
+        """McNemar's exact two-sided probability of the split of disagreeing rows (right-or-wrong only)."""
+        if not self.binary:
+            raise ValueError("McNemar's test counts rows of right-or-wrong scores; these are numbers")
+        return mcnemar_p(*self.disagreements)
+
+    @property
+    def beyond_sampling(self) -> bool:
+        """Whether the difference is beyond sampling error: McNemar's exact test below `SIGNIFICANCE` with
+        few disagreeing rows, otherwise larger than two standard errors of the paired difference."""
+        if self.exact:
+            return self.change != 0 and self.p_value < SIGNIFICANCE
+        return abs(self.change) > self.sampling_error
+
+
+@dataclass(frozen=True)
 class Comparison:
     """Two settings' numbers on the same test rows, set side by side: ``change`` is the first's number
     minus the second's, and the difference is measured when it is beyond both the run-to-run spread
@@ -301,33 +380,34 @@ class Comparison:
         return max(self.a.spread, self.b.spread)
 
     @property
+    def paired(self) -> Paired:
+        """The two judged runs, side by side on the same rows: the sampling yardstick."""
+        return Paired(*self.judged, as_numbers=not self.binary)
+
+    @property
     def disagreements(self) -> tuple[int, int]:
         """``(b, c)``: rows only the first setting's judged run gets right, and only the second's."""
-        return disagreements(*self.judged)
+        return self.paired.disagreements
 
     @property
     def exact(self) -> bool:
         """Whether McNemar's exact test decides (right-or-wrong scores, few disagreeing rows)."""
-        return self.binary and sum(self.disagreements) < EXACT_BELOW
+        return self.paired.exact
 
     @property
     def standard_error(self) -> float:
         """The standard error of the paired difference."""
-        if self.binary:
-            return paired_standard_error(*self.disagreements, self.rows)
-        return paired_standard_error_of_mean(*self.judged)
+        return self.paired.standard_error
 
     @property
     def sampling_error(self) -> float:
         """`THRESHOLD` standard errors of the paired difference: how far the change must reach."""
-        return THRESHOLD * self.standard_error
+        return self.paired.sampling_error
 
     @property
     def p_value(self) -> float:
         """McNemar's exact two-sided probability of the split of disagreeing rows (right-or-wrong only)."""
-        if not self.binary:
-            raise ValueError("McNemar's test counts rows of right-or-wrong scores; these are numbers")
-        return mcnemar_p(*self.disagreements)
+        return self.paired.p_value
 
     @property
     def beyond_spread(self) -> bool:
@@ -341,11 +421,8 @@ class Comparison:
 
     @property
     def beyond_sampling(self) -> bool:
-        """Whether the change is beyond sampling error: McNemar's exact test below `SIGNIFICANCE` with few
-        disagreeing rows, otherwise larger than two standard errors of the paired difference."""
-        if self.exact:
-            return self.change != 0 and self.p_value < SIGNIFICANCE
-        return abs(self.change) > self.sampling_error
+        """Whether the change is beyond the sampling error of the paired difference (`Paired`)."""
+        return self.paired.beyond_sampling
 
     @property
     def measured(self) -> bool:
