@@ -157,6 +157,30 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
     Narrowing takes away 0.2000 (20 rows), more than the run-to-run spread (0.0200) and the 20 rows on
     which the two disagree split 0 to 20 (McNemar's exact test: p < 0.001, under 0.05): a measured
     difference.
+
+    With many disagreeing rows, two standard errors decide; each outcome names both yardsticks:
+
+    >>> def runs(label, first, second, n=200):
+    ...     return Runs(label, [[1] * first + [0] * (n - first), [1] * second + [0] * (n - second)])
+    >>> def says(a, b):
+    ...     return measured("x_measured", Comparison(a, b), noun="row").says
+    >>> low = Runs("the low one", [[0] * 50 + [1] * 100 + [0] * 50] * 2)
+    >>> print(says(runs("The high one", 150, 148), low))  # doctest: +NORMALIZE_WHITESPACE
+    The high one is ahead of the low one by 0.2500 (50 rows), more than the run-to-run spread (0.0100)
+    and more than two standard errors of the paired difference (0.0612): a measured difference.
+    >>> print(says(runs("The high one", 106, 104), low))  # doctest: +NORMALIZE_WHITESPACE
+    The high one is ahead of the low one by 0.0300 (6 rows), more than the run-to-run spread (0.0100),
+    but no more than two standard errors of the paired difference (0.0969): not a measured difference.
+    >>> print(says(runs("The high one", 150, 80), low))  # doctest: +NORMALIZE_WHITESPACE
+    The high one is ahead of the low one by 0.2500 (50 rows), no more than the run-to-run spread
+    (0.3500), though more than two standard errors of the paired difference (0.0612): not a measured
+    difference.
+    >>> print(says(runs("The high one", 106, 60), low))  # doctest: +NORMALIZE_WHITESPACE
+    The high one is ahead of the low one by 0.0300 (6 rows), no more than the run-to-run spread (0.2300)
+    or two standard errors of the paired difference (0.0969): not a measured difference.
+
+    A tie, with and without a subject:
+
     >>> same = Runs("the same network", [[1] * 90 + [0] * 10])
     >>> print(measured("gain_measured", Comparison(wide, same)).says)
     The wide network and the same network score the same (0.9000): not a measured difference.
