@@ -322,7 +322,7 @@ def test_a_tie_and_a_single_disagreement_read_as_english():
     a = Runs("The wide network", [[1, 1, 0, 0], [1, 0, 0, 0]])
     b = Runs("the narrow one", [[1, 1, 0, 0], [1, 1, 1, 0]])
     assert measured("x", Comparison(a, b), subject="Widening").says == (
-        "Widening changes nothing (both 0.5000): not a measured difference.")
+        "Widening leaves the number where it was (both 0.5000): not a measured difference.")
     one = Runs("the other", [[1, 0, 0, 0], [1, 0, 0, 0]])
     says = measured("x", Comparison(a, one), noun="subscriber").says
     assert "the two disagree on a single subscriber (McNemar's exact test: p = 1.000, not under 0.05)" in says

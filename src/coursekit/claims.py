@@ -185,7 +185,12 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
     >>> print(measured("gain_measured", Comparison(wide, same)).says)
     The wide network and the same network score the same (0.9000): not a measured difference.
     >>> print(measured("gain_measured", Comparison(wide, same), subject="Widening").says)
-    Widening changes nothing (both 0.9000): not a measured difference.
+    Widening leaves the number where it was (both 0.9000): not a measured difference.
+    >>> swapped = Runs("the swapped one", [[0] + [1] * 90 + [0] * 9, [1] * 88 + [0] * 12])
+    >>> print(measured("gain_measured", Comparison(wide, swapped), subject="Swapping", noun="grid").says)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Swapping leaves the number where it was (both 0.9000), though the two disagree on 2 grids, 1 each
+    way: not a measured difference.
     """
     if not isinstance(comparison, Comparison):
         raise ValueError(f"{name}: comparison must be a coursekit.noise.Comparison of the two settings' runs, "
@@ -197,11 +202,13 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
     change = comparison.change
     count = f" ({counted(abs(comparison.change_count), noun)})" if comparison.binary else ""
     if change == 0:
-        if subject is not None:
-            same = f"{subject} changes nothing (both {comparison.a.number:{spec}}): not a measured difference."
-        else:
-            same = (f"{comparison.a.label} and {comparison.b.label} score the same "
-                    f"({comparison.a.number:{spec}}): not a measured difference.")
+        value = comparison.a.number
+        head = (f"{subject} leaves the number where it was (both {value:{spec}})" if subject is not None else
+                f"{comparison.a.label} and {comparison.b.label} score the same ({value:{spec}})")
+        differ = sum(comparison.disagreements) if comparison.binary else 0
+        if differ:
+            head += f", though the two disagree on {counted(differ, noun)}, {differ // 2} each way"
+        same = f"{head}: not a measured difference."
         return Claim(name, False, yes=same, no=same)
     if subject is not None:
         head = f"{subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}{count}"
@@ -268,7 +275,7 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
         outweighs = abs(first - second) / network.rows > abs(change)
     run = abs(first - second) / network.rows
     if run == 0:
-        head = "The second run gives the network's number again, to the last example"
+        head = "The second run gives the network's number again exactly"
         comparison = "so it moves it no more than"
     else:
         head = f"The second run moves the network's number by {run:{spec}}"
@@ -276,7 +283,7 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
     if between is not None:
         tail = f"the {change:{spec}} between {between}"
     elif change == 0:
-        tail = f"{subject}, which changes nothing"
+        tail = f"{subject}, which leaves the number where it was"
     else:
         tail = f"the {abs(change):{spec}} that {subject} {'adds' if change > 0 else 'takes away'}"
     sentence = f"{head}, {comparison} {tail}."
