@@ -13,7 +13,7 @@ numpy, no torch. A reader can hold each module in their head. The modules:
   network of unit 3), `curves` (training curves grown on demand).
 - **Reading results**: `tables` (the printed tables and bands of runs), `noise` (sampling error),
   `claims` (conclusions computed from the numbers), `prose` (numbers quoted into the text),
-  `progress`.
+  `progress`, `registry` (what was quoted and claimed, for a runner without IPython).
 - **Showing them**: `plots` (figures with their descriptions, and the ``FIGURES`` switch),
   `explorer` (the interactive figures), `checks` (argument checks that name the bad value).
 

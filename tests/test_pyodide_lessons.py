@@ -1,0 +1,104 @@
+"""Every lesson runs in Pyodide, as the page's in-browser run runs it, and prints its expected tables.
+
+node (no browser) loads Pyodide from ``node_modules/pyodide`` (``npm ci``, done by ``make test``) and
+runs each lesson's code cells with the page's own engine (``sphinxext/static/run/engine.mjs``) and
+runner (`booktools.pagerun`), with the course seed and ``FIGURES = False``: the stdout must equal the
+stored expected table (``tests/expected/``), the platform-sensitive tokens compared by shape, since
+WebAssembly's maths library rounds tanh, exp and log differently in the last bit. Where a lesson has no
+platform-sensitive cell, every quoted text and claim also equals the book's own execution's.
+
+The lessons are split over one node process per core, slowest first.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from conftest import LESSONS, ROOT
+from test_lessons import expected_with_counts
+
+from booktools.browser import lesson_payload, write_payload, write_runtime
+from booktools.execute import last_seconds
+from booktools.outputs import differences, quoted_texts, recorded_claims, sensitive_tokens
+
+EXPECTED = ROOT / "tests" / "expected"
+NODE = os.environ.get("NODE") or shutil.which("node") or shutil.which("nodejs")
+SCRIPT = ROOT / "tests" / "pyodide" / "run_lessons.mjs"
+TIMEOUT = 3600
+
+
+def share(lessons, workers: int) -> list[list]:
+    """The lessons split into ``workers`` groups of about equal seconds, slowest first."""
+    groups = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for lesson in sorted(lessons, key=lambda each: -last_seconds(ROOT, each)):
+        k = load.index(min(load))
+        groups[k].append(lesson)
+        load[k] += last_seconds(ROOT, lesson) or 1.0
+    return [group for group in groups if group]
+
+
+@pytest.fixture(scope="session")
+def pyodide_runs(executed_lessons, tmp_path_factory):
+    """{stem: (result, seconds)} of every lesson run in Pyodide under node, and the start-up seconds."""
+    assert NODE, "node was not found: install Node.js and npm (.ci/run installs Debian's nodejs and npm)"
+    assert (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file(), (
+        "Pyodide is not installed: run npm ci (make test does)")
+    folder = tmp_path_factory.mktemp("pyodide")
+    write_runtime(ROOT, folder)
+    paths = {}
+    for lesson in LESSONS:
+        notebook, error = executed_lessons[lesson.stem]
+        assert error is None, f"{lesson.stem} failed to execute:\n{error}"
+        nb = json.loads(nbformat.writes(nbformat.read(notebook, as_version=4)))
+        paths[lesson.stem] = write_payload(folder, lesson_payload(lesson.stem, lesson.number, nb, EXPECTED))
+    workers = int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count() or 1
+    processes = [subprocess.Popen([NODE, str(SCRIPT), str(folder / "run"), *(str(paths[each.stem]) for each in group)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                 for group in share(LESSONS, workers)]
+    runs, startups = {}, []
+    for process in processes:
+        out, err = process.communicate(timeout=TIMEOUT)
+        assert process.returncode == 0, f"node failed:\n{err[-3000:]}"
+        for line in out.splitlines():
+            record = json.loads(line)
+            if "startup" in record:
+                startups.append(record["startup"])
+            else:
+                runs[record["stem"]] = (record["result"], record["seconds"])
+    print(f"Pyodide start-up {', '.join(f'{s:.1f}' for s in startups)} s; "
+          + ", ".join(f"{stem} {seconds:.1f} s" for stem, (_, seconds) in sorted(runs.items())), file=sys.stderr)
+    return runs
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_prints_its_expected_tables_in_pyodide(lesson, pyodide_runs):
+    result, _ = pyodide_runs[lesson.stem]
+    error = result["error"]
+    assert error is None, (f"{lesson.stem} failed in Pyodide, cell {error['cell']}: {error['type']}: "
+                           f"{error['message']}\n{error['traceback']}")
+    payload_cells = sorted(int(index) for index in result["stdout"])
+    printed = "".join(result["stdout"][str(index)] for index in payload_cells)
+    expected = expected_with_counts(lesson, (EXPECTED / f"{lesson.stem}.txt").read_text(encoding="utf-8"))
+    problems = differences(expected, printed, sensitive_tokens(EXPECTED, lesson.number))
+    assert not problems, f"{lesson.stem} printed in Pyodide something else than expected:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_quotes_and_claims_in_pyodide_as_in_the_book(lesson, pyodide_runs, executed_lessons):
+    result, _ = pyodide_runs[lesson.stem]
+    assert result["error"] is None, f"{lesson.stem} failed in Pyodide"
+    notebook, _ = executed_lessons[lesson.stem]
+    quoted = {name: str(value) for name, value in quoted_texts(notebook).items()}
+    claims, _ = recorded_claims(notebook)
+    assert result["texts"].keys() == quoted.keys(), f"{lesson.stem}: other names quoted in Pyodide"
+    assert result["claims"].keys() == claims.keys(), f"{lesson.stem}: other claims recorded in Pyodide"
+    if sensitive_tokens(EXPECTED, lesson.number):
+        return  # its chaotic cells move in the last bit, and what is quoted from them with them
+    differing = {name: (text, quoted[name]) for name, text in result["texts"].items() if text != quoted[name]}
+    assert not differing, f"{lesson.stem}: quoted otherwise in Pyodide: {differing}"
+    assert result["claims"] == claims
