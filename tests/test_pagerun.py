@@ -100,10 +100,12 @@ def test_a_run_starts_from_a_fresh_coursekit():
 
 
 def test_the_parameters_cell_is_read_for_the_panel():
-    assert browser.parameters(PARAMETERS + "RATES = (0.02, 0.05)  # tried\n") == [
+    assert browser.parameters(PARAMETERS + "RATES = (0.02, 0.05)  # tried\nPAIRS = [  # listed\n"
+                              "    (4, 0.15),  # small\n    (8, 0.30),\n]  # by hand\n") == [
         {"name": "SEED", "value": "20260218", "comment": "the seed"},
         {"name": "RUNS", "value": "4", "comment": "runs"},
-        {"name": "RATES", "value": "(0.02, 0.05)", "comment": "tried"}]
+        {"name": "RATES", "value": "(0.02, 0.05)", "comment": "tried"},
+        {"name": "PAIRS", "value": "[(4, 0.15), (8, 0.3)]", "comment": "by hand"}]
 
 
 def test_blockers_are_top_level_imports_of_plotting_or_notebook_libraries():

@@ -138,7 +138,8 @@ def parameters_cell(notebook: dict) -> int:
 
 def parameters(source: str) -> list[dict]:
     """The parameters the panel offers: ``{"name", "value", "comment"}`` for each ``NAME = value`` of
-    the parameters cell (its value as written, its trailing comment as the field's hint)."""
+    the parameters cell: its value as written when that fits on one line (else the value's repr, one
+    line without the comments inside it), its trailing comment as the field's hint."""
     lines = source.splitlines()
     found = []
     for node in ast.parse(source).body:
@@ -148,6 +149,8 @@ def parameters(source: str) -> list[dict]:
         if name in HIDDEN_PARAMETERS:
             continue
         value = ast.get_source_segment(source, node.value)
+        if "\n" in value or "#" in value:
+            value = repr(ast.literal_eval(node.value))
         tail = lines[node.end_lineno - 1][node.end_col_offset:]
         comment = tail.split("#", 1)[1].strip() if "#" in tail else ""
         found.append({"name": name, "value": value, "comment": comment})
