@@ -189,3 +189,66 @@ def test_page_download_and_tests_show_one_execution(lesson, build_log):
     missing = [name for name, value in tested.items() if str(ast.literal_eval(value)).translate(TYPOGRAPHIC) not in text
                and f"`{name}`" in lesson.path.read_text(encoding="utf-8")]
     assert not missing, f"{lesson.stem}: the page does not show what the tested execution quoted: {missing[:5]}"
+
+
+MACHINERY = re.compile(r"\b(quote|record|Claim|measured|second_run_outweighs|show|Explorer|require_\w+)\b")
+"""Code that serves the book rather than teaching: quoting numbers, recording claims, showing figures,
+building explorers, checking parameters."""
+PASTED = re.compile(r'<span class="pasted-text">(.*?)</span>', re.S)
+
+
+def visible_text(html: str) -> str:
+    """The text a reader sees: tags dropped, entities and typographic marks read back as typed."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).translate(TYPOGRAPHIC).split())
+
+
+def page_parts(html: str) -> tuple[str, str, list[str]]:
+    """A lesson page's main text, its overview (the text before the first section) and its visible code
+    lines (every code cell the page shows, collapsed ones included)."""
+    main = re.search(r'<main[^>]*>(.*)</main>', html, re.S)[1]
+    title_end = main.index("</h1>")
+    overview = main[title_end:main.index("<section", title_end)]
+    code = []
+    for block in re.findall(r'<div class="cell_input[^"]*">(.*?)</pre>', main, re.S):
+        code += [line for line in unescape(re.sub(r"<[^>]+>", "", block)).splitlines() if line.strip()]
+    return main, overview, code
+
+
+def computed_sentences(html: str) -> list[str]:
+    """The sentences of ``html`` that hold computed (pasted) text."""
+    marked = PASTED.sub(lambda m: "\u27e6" + m[1] + "\u27e7", html)
+    text = visible_text(marked)
+    ends = r"(?:(?<=[.!?])|(?<=[.!?]\u27e7))\s+(?=[A-Z\u27e6])"
+    return [s for s in re.split(ends, text) if "\u27e6" in s]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_reads_like_a_chapter(lesson, build_log, executed_lessons):
+    """Each claim's sentence at most twice on its page, an overview of at most three computed sentences,
+    and at most 15% of the visible code lines calling the book's machinery."""
+    from booktools.outputs import recorded_claims
+
+    html = (HTML / "book" / lesson.unit / f"{lesson.stem}.html").read_text(encoding="utf-8")
+    main, overview, code = page_parts(html)
+    text = visible_text(main)
+    claims, _ = recorded_claims(executed_lessons[lesson.stem][0])
+    repeated = {name: text.count(entry["says"].translate(TYPOGRAPHIC)) for name, entry in claims.items()}
+    assert all(count <= 2 for count in repeated.values()), (
+        f"{lesson.stem}: claims shown more than twice: {[n for n, c in repeated.items() if c > 2]}")
+    in_overview = computed_sentences(overview)
+    assert len(in_overview) <= 3, f"{lesson.stem}: the overview holds {len(in_overview)} computed sentences"
+    machinery = [line for line in code if MACHINERY.search(line)]
+    assert code and len(machinery) <= 0.15 * len(code), (
+        f"{lesson.stem}: {len(machinery)} of {len(code)} visible code lines call the book's machinery:\n"
+        + "\n".join(machinery[:12]))
+
+
+def test_the_chapter_check_counts_what_a_reader_sees():
+    page = ('<main><h1>T</h1><p>A <span class="pasted-text">0.79</span> here. B <span class="pasted-text">'
+            'claim said.</span> C plain. D <span class="pasted-text">1</span>.</p><section id="s">'
+            '<div class="cell_input docutils container"><pre>quote(a=1)\nx = 1\n\ny = 2</pre></div>'
+            '</section></main>')
+    main, overview, code = page_parts(page)
+    assert computed_sentences(overview) == ["A \u27e60.79\u27e7 here.", "B \u27e6claim said.\u27e7",
+                                            "D \u27e61\u27e7."]
+    assert code == ["quote(a=1)", "x = 1", "y = 2"] and sum(bool(MACHINERY.search(c)) for c in code) == 1

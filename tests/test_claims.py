@@ -13,8 +13,16 @@ from conftest import LESSONS
 from test_lessons import claim_names, code_cells
 
 from booktools.outputs import glued_texts, recorded_claims
-from coursekit.claims import Claim, claims_record
-from coursekit.noise import is_measured, standard_error
+from coursekit.claims import SECOND_RUN_CLAIM, Claim, claims_record, measured, second_run_outweighs
+from coursekit.noise import (
+    Comparison,
+    Runs,
+    disagreements,
+    mcnemar_p,
+    paired_standard_error,
+    paired_standard_error_of_mean,
+    standard_error,
+)
 
 ON_PATTERN = LESSONS
 """Every lesson of the book is on the claims pattern."""
@@ -71,12 +79,114 @@ def test_standard_error_of_an_accuracy():
             standard_error(*bad)
 
 
-def test_a_change_is_measured_only_beyond_both_yardsticks():
-    assert is_measured(-0.04, 0.02, 0.025)
-    assert not is_measured(0.03, 0.04, 0.025)    # the second run moved more
-    assert not is_measured(0.03, 0.01, 0.03)     # not beyond the sampling error
-    with pytest.raises(ValueError, match="sampling_error"):
-        is_measured(0.1, 0.0, -0.1)
+def hits_table(both: int, only_a: int, only_b: int, neither: int) -> tuple[list[int], list[int]]:
+    """Two networks' hits on the same rows, from the four cells of their 2 x 2 table."""
+    a = [1] * both + [1] * only_a + [0] * only_b + [0] * neither
+    b = [1] * both + [0] * only_a + [1] * only_b + [0] * neither
+    return a, b
+
+
+def test_the_paired_standard_error_against_hand_worked_tables():
+    # 252 rows: 180 both right, 10 only A, 4 only B, 58 neither. Difference (10 - 4) / 252 = 0.0238;
+    # per-row differences: ten +1, four -1, the rest 0; mean 6/252; their variance
+    # (14 / 252 - (6 / 252)^2) = 0.055556 - 0.000567 = 0.054989; SE = sqrt(0.054989 / 252) = 0.014772.
+    a, b = hits_table(180, 10, 4, 58)
+    assert disagreements(a, b) == (10, 4)
+    assert paired_standard_error(10, 4, 252) == pytest.approx(0.014772, abs=1e-6)
+    assert paired_standard_error_of_mean(a, b) == pytest.approx(paired_standard_error(10, 4, 252), abs=1e-15)
+    # Disagreeing rows only: 3 rows, A right on 2, B on 1: d = (+1, +1, -1), mean 1/3, variance 8/9,
+    # SE = sqrt(8 / 27) = 0.544331.
+    assert paired_standard_error(2, 1, 3) == pytest.approx(0.544331, abs=1e-6)
+    assert paired_standard_error(0, 0, 100) == 0.0  # the two agree everywhere: the difference is 0, exactly
+
+
+def test_the_paired_error_is_smaller_than_two_independent_ones_when_the_networks_agree():
+    # Two accuracies of 0.80 and 0.77 on 252 rows, counted as if independent: sqrt(2 * 0.8 * 0.2 / 252)
+    # = 0.0356. Two networks that disagree on 14 rows only: 0.0148.
+    assert paired_standard_error(10, 4, 252) < (standard_error(0.8, 252) ** 2 + standard_error(0.77, 252) ** 2) ** 0.5
+
+
+def test_mcnemar_exact_against_the_binomial_by_hand():
+    assert mcnemar_p(5, 0) == 2 / 32          # 0.0625: five of five is not under 5%
+    assert mcnemar_p(6, 0) == 2 / 64          # 0.03125: six of six is
+    assert mcnemar_p(6, 1) == 2 * (1 + 7) / 128
+    assert mcnemar_p(9, 3) == pytest.approx(2 * (1 + 12 + 66 + 220) / 4096)   # 0.1460
+    assert mcnemar_p(3, 9) == mcnemar_p(9, 3)
+    assert mcnemar_p(4, 4) == 1.0 and mcnemar_p(0, 0) == 1.0
+    with pytest.raises(ValueError, match="only_a"):
+        mcnemar_p(-1, 2)
+
+
+def test_runs_spread_and_second_run():
+    runs = Runs("x", [[1, 1, 1, 0], [1, 0, 0, 0], [1, 1, 0, 0]], judged=2)
+    assert runs.numbers == (0.75, 0.25, 0.5) and runs.number == 0.5
+    assert runs.spread == 0.5             # the range of three runs, not one pair's difference
+    assert runs.second == 1 and runs.second_run == 0.25   # the judged run is the last: the one before
+    for bad, named in ((dict(label="", scores=[[1]]), "label"), (dict(label="x", scores=[]), "at least one run"),
+                       (dict(label="x", scores=[[1, 0], [1]]), "same, non-empty rows"),
+                       (dict(label="x", scores=[[1, 0]], judged=1), "judged")):
+        with pytest.raises(ValueError, match=named):
+            Runs(**bad)
+
+
+def test_a_comparison_reads_the_larger_spread_of_the_two_settings_in_rows():
+    a = Runs("A", [hits_table(180, 10, 4, 58)[0], [1] * 186 + [0] * 66])   # 190 and 186 right: 4 apart
+    b = Runs("B", [hits_table(180, 10, 4, 58)[1], [1] * 183 + [0] * 69])   # 184 and 183 right: 1 apart
+    comparison = Comparison(a, b)
+    assert comparison.change_count == 6 and comparison.spread == 4 / 252 and comparison.beyond_spread
+    # 14 disagreeing rows, under 25: McNemar's exact test decides, 2 * (1 + 14 + 91 + 364 + 1001) / 2**14
+    assert comparison.disagreements == (10, 4) and comparison.exact
+    assert comparison.p_value == pytest.approx(0.17957, abs=1e-5)
+    assert not comparison.beyond_sampling and not comparison.measured
+    with pytest.raises(ValueError, match="second run"):
+        Comparison(Runs("A", [[1, 0]]), Runs("B", [[0, 1]]))     # no spread was measured
+    with pytest.raises(ValueError, match="same rows"):
+        Comparison(Runs("A", [[1, 0], [1, 1]]), Runs("B", [[0, 1, 1]]))
+
+
+def test_two_standard_errors_decide_with_many_disagreements():
+    # 60 only A, 30 only B, on 500 rows: difference 30 / 500 = 0.06; SE = sqrt(90 - 900 / 500) / 500
+    # = sqrt(88.2) / 500 = 0.018783; two of them 0.037566 < 0.06: beyond sampling error.
+    a, b = hits_table(300, 60, 30, 110)
+    comparison = Comparison(Runs("A", [a, a]), Runs("B", [b, b]))
+    assert not comparison.exact
+    assert comparison.sampling_error == pytest.approx(2 * 0.0187830, abs=1e-6)
+    assert comparison.beyond_sampling and comparison.measured
+    # the same difference from 30 only A, 0 only B... has a tiny SE, and 10 to 40 is a loss
+    a, b = hits_table(300, 10, 40, 150)
+    assert Comparison(Runs("A", [a, a]), Runs("B", [b, b])).change == -0.06
+
+
+def test_the_measured_sentence_keeps_its_sign_and_names_both_yardsticks():
+    a, b = hits_table(300, 30, 60, 110)
+    behind = measured("x_measured", Comparison(Runs("The plain network", [a, a]), Runs("the other", [b, b])),
+                      noun="subscriber")
+    assert behind.holds and behind.says.startswith("The plain network is behind the other by 0.0600 (30 subscribers)")
+    assert "two standard errors of the paired difference (0.0376)" in behind.says
+    takes = measured("x_measured", Comparison(Runs("A", [a, a]), Runs("B", [b, b])), subject="Depth")
+    assert takes.says.startswith("Depth takes away 0.0600 (30 rows), more than the run-to-run spread (0.0000)")
+    spread_only = Comparison(Runs("A", [a, [1] * 500]), Runs("B", [b, b]))     # A: 330 and 500 right
+    assert "no more than the run-to-run spread (0.3400), though more than two standard errors" in \
+        measured("x_measured", spread_only).says
+    with pytest.raises(ValueError, match="Comparison"):
+        measured("x_measured", 0.03)
+
+
+def test_the_closing_claim_reads_the_networks_own_pair():
+    network = Runs("the network", [[1] * 190 + [0] * 62, [1] * 185 + [0] * 67])    # 5 rows apart
+    claim = second_run_outweighs(network, 4 / 252, subject="depth")
+    assert claim.name == SECOND_RUN_CLAIM and claim.holds
+    assert claim.says == ("The second run moves the network's number by 0.0198, more than the 0.0159 "
+                          "that depth adds.")
+    assert not second_run_outweighs(network, -5 / 252, subject="depth").holds     # equal counts: not more
+    assert "takes away" in second_run_outweighs(network, -5 / 252, subject="depth").says
+    with pytest.raises(ValueError, match="second run"):
+        second_run_outweighs(Runs("one run", [[1, 0]]), 0.1, subject="depth")
+    with pytest.raises(ValueError, match="either subject"):
+        second_run_outweighs(network, 0.1)
+    with pytest.raises(ValueError, match="rows"):
+        second_run_outweighs(network, Comparison(Runs("A", [[1, 0], [0, 0]]), Runs("B", [[0, 1]])),
+                             subject="depth")
 
 
 # --- the lessons -----------------------------------------------------------------------------------------
@@ -161,3 +271,47 @@ def test_the_verdict_check_can_fail(tmp_path):
     lesson = Lesson(1, "x", "fundamentals", page)
     assert typed_verdicts(lesson, {"gain_measured"}) == [
         "The network reaches {eval}`number`, far more than the baseline."]
+
+
+# --- quoted text reads as English ------------------------------------------------------------------------
+
+BADLY_WORDED = {
+    r"\bby (0|no) \w+s\b": "a difference of nothing written as a distance ('by 0 subscribers')",
+    r"\b1 (subscriber|grid|sequence|run|row|lesson|unit|seed|epoch|layer|pair|step|code|candidate)s\b":
+        "a plural after 1",
+    r"-\d\.\d+, is (larger|no larger|more|no more)": "a negative number 'is larger than' (the sign in words)",
+    r"\+0\.0000, is": "'+0.0000, is ...' (a tie in words)",
+    r"\b(\d+) and \1 of its \1\b": "'N and N of its N'",
+    r"and not in the other 1\b": "'not in the other 1'",
+    r": [A-Z][a-z]+ (?:network|second|run)": "a capital after a colon",
+    r"\bin only 0\b": "'in only 0'",
+    r"\(s\)": "a noun with '(s)'",
+}
+BADLY = re.compile("|".join(f"(?:{pattern})" for pattern in BADLY_WORDED))
+
+
+def badly_worded(texts: dict) -> list[str]:
+    """The quoted texts (name: text) that match a pattern of `BADLY_WORDED`, each with its reason."""
+    found = []
+    for name, text in texts.items():
+        for pattern, reason in BADLY_WORDED.items():
+            if re.search(pattern, str(text)):
+                found.append(f"{name} ({reason}): {str(text)[:120]}")
+    return found
+
+
+def test_the_readability_lint_can_fail():
+    assert len(badly_worded({"a": "moves it by 0 subscribers", "b": "1 subscribers", "c": "-0.1850, is larger than",
+                             "d": "+0.0000, is no larger", "e": "16 and 16 of its 16 units",
+                             "f": "in 3 runs and not in the other 1", "g": "the verdict: The second run"})) == 7
+    assert not badly_worded({"a": "moves it by no more than 1 subscriber", "b": "takes away 0.1850"})
+
+
+@pytest.mark.parametrize("lesson", ON_PATTERN, ids=lambda lesson: lesson.stem)
+def test_quoted_text_reads_as_english_under_both_seeds(lesson, executed_lessons, other_seed_lessons):
+    for seed, (notebook, error) in (("course seed", executed_lessons[lesson.stem]),
+                                    ("other seed", other_seed_lessons[lesson.stem])):
+        assert error is None, f"{lesson.stem} ({seed}) failed to execute:\n{error}"
+        texts = {name: ast.literal_eval(text) for name, text in glued_texts(notebook).items()}
+        found = badly_worded(texts)
+        assert not found, f"{lesson.stem} ({seed}): quoted text that reads badly:\n- " + "\n- ".join(found)

@@ -224,3 +224,13 @@ def test_listing_reads_like_prose():
     assert listing([5], "d") == "5"
     with pytest.raises(ValueError, match="^values"):
         listing([])
+
+
+def test_the_linear_model_retrained_on_a_seed_is_the_earlier_courses_on_the_course_seed():
+    from coursekit.references import LINEAR_MODEL_HITS, linear_model_hits
+
+    hits = linear_model_hits(SEED)
+    assert len(hits) == 252 and sum(hits) == LINEAR_MODEL_HITS   # the Supervised Learning course's 202
+    assert len(linear_model_hits(7)) == 258   # another seed: its own test rows, one hit each
+    with pytest.raises(ValueError, match="seed"):
+        linear_model_hits(-1)

@@ -22,12 +22,17 @@ def glue_output(name: str, text: str) -> dict:
             "metadata": {"scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX}}}
 
 
-def notebook_with(texts: dict, closing: dict | None = None) -> dict:
+def notebook_with(texts: dict, closing: dict | None = None, seed: int = 20260218) -> dict:
     outputs = [glue_output(name, text) for name, text in texts.items()]
     if closing is not None:
         outputs.append({"output_type": "display_data", "data": {CLAIMS_MIME: {SECOND_RUN_CLAIM: closing}},
                         "metadata": {}})
-    return {"cells": [{"cell_type": "code", "source": "", "outputs": outputs}]}
+    parameters = {"cell_type": "code", "source": "SEED = 20260218\nRUNS = 2", "outputs": [],
+                  "metadata": {"tags": ["parameters"]}}
+    injected = {"cell_type": "code", "source": f"SEED = {seed}\n", "outputs": [],
+                "metadata": {"tags": ["injected-parameters"]}}
+    return {"cells": [parameters, injected, {"cell_type": "code", "source": "", "outputs": outputs,
+                                             "metadata": {}}]}
 
 
 def test_a_row_is_read_from_the_quotes_and_a_missing_quote_is_named():
@@ -42,23 +47,29 @@ def test_a_row_is_read_from_the_quotes_and_a_missing_quote_is_named():
 
 
 def test_the_closing_count_and_the_comparison_with_the_linear_model():
-    # three unit-1 rows, one holding the closing claim; the linear model's line is 202/252 = 0.8016
-    lessons = [lesson for lesson in LESSONS if lesson.unit == "fundamentals"][:3] or LESSONS[:3]
-    rows = [row_of(lesson, notebook_with(
-        {"baseline": "0.7579", "network_number": network, "second_run": "0.7698", "sampling_error": "0.0250"},
-        {"holds": holds, "says": "s."}))
-        for lesson, network, holds in zip(lessons, ("0.7857", "0.7937", "0.8016"), (True, False, False))]
-    found = {claim.name: claim for claim in conclusions(rows, 252)}
-    assert not found["second_run_outweighs_in_most"].holds and "In only 1 of the 3" in found[
+    # three unit-1 rows, one holding the closing claim; the course seed's linear model, retrained on its
+    # rows, gets 202 of 252 right: 0.8016
+    lessons = [lesson for lesson in find_lessons(ROOT) if lesson.unit == "fundamentals"][:3]
+    def rows_with(networks, seed=20260218, test_size="252"):
+        return [row_of(lesson, notebook_with(
+            {"baseline": "0.7579", "network_number": network, "second_run": "0.7698", "sampling_error": "0.0250",
+             "test_size": test_size}, {"holds": holds, "says": "s."}, seed=seed))
+            for lesson, network, holds in zip(lessons, networks, (True, False, False))]
+    rows = rows_with(("0.7857", "0.7937", "0.8016"))
+    assert {row.seed for row in rows} == {20260218}    # the injected parameter, read back
+    found = {claim.name: claim for claim in conclusions(rows)}
+    assert not found["second_run_outweighs_in_most"].holds and "In 1 of the 3" in found[
         "second_run_outweighs_in_most"].says
     assert not found["fundamentals_below_linear_model"].holds  # 0.8016 reaches the line
-    assert not found["networks_beat_linear_model"].holds       # 0.8016 - 0.8016 beats nothing
-    # a run of exactly the linear model's hits, quoted at four decimals, reaches its line (202/258)
-    at_line = [row_of(lessons[0], notebook_with(
-        {"baseline": "0.7132", "network_number": "0.7829", "second_run": "0.7519", "sampling_error": "0.0267"}))]
-    assert not next(c for c in conclusions(at_line, 258) if c.name == "fundamentals_below_linear_model").holds
-    text = markdown(rows, 252)
-    assert text.count("\n| 0") == 3 and "0.7937" in text
+    assert "1 of the 6 runs" in found["fundamentals_below_linear_model"].says
+    assert next(c for c in conclusions(rows_with(("0.7857", "0.7937", "0.8000")))
+                if c.name == "fundamentals_below_linear_model").holds
+    with pytest.raises(ValueError, match="counted on 258 rows, the lessons on 252"):
+        conclusions(rows_with(("0.7857", "0.7937", "0.8000"), seed=7))   # seed 7's test set has 258 rows
+    with pytest.raises(ValueError, match="one seed"):
+        conclusions(rows[:2] + rows_with(("0.7857",), seed=7, test_size="258")[:1])
+    text = markdown(rows)
+    assert text.count("\n| 0") == 3 and "0.7937" in text and '<figure class="coursekit-figure">' in text
 
 
 @pytest.mark.skipif(not EVERY_LESSON, reason="LESSONS selects part of the book; the wrap-up needs all")
@@ -97,3 +108,30 @@ def test_the_wrap_up_page_shows_every_row(build_log):
     assert len(re.findall(r"<tr", table)) == len(every_lesson) + 1
     for lesson in every_lesson:
         assert f"{lesson.stem}.html" in table, f"the wrap-up does not link {lesson.stem}"
+
+
+def closing_pair(says: str) -> float:
+    """The second run's difference a closing claim states: "moves the network's number by X", or 0 for
+    "gives the network's number again"."""
+    if "gives the network's number again" in says:
+        return 0.0
+    match = re.search(r"moves the network's number by ([0-9.]+)", says)
+    assert match, f"a closing claim that names no second-run difference: {says!r}"
+    return float(match[1])
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_each_closing_claim_reads_its_own_wrap_up_row(lesson, executed_lessons, other_seed_lessons):
+    """One network's number and one second run per lesson: the pair the closing claim compares is the
+    pair of the lesson's wrap-up row (to the rounding of the four decimals both are quoted with), under
+    the course seed and the other seed."""
+    for seed, (path, error) in (("course seed", executed_lessons[lesson.stem]),
+                                ("other seed", other_seed_lessons[lesson.stem])):
+        assert error is None, f"{lesson.stem} ({seed}) failed to execute"
+        row = row_of(lesson, json.loads(path.read_text(encoding="utf-8")))
+        if row.closing is None:
+            continue
+        network, second = (float(text.split()[0]) for text in (row.network, row.second_run))
+        assert abs(closing_pair(row.closing["says"]) - abs(network - second)) <= 0.00011, (
+            f"{lesson.stem} ({seed}): the closing claim's second run is not the row's pair "
+            f"({row.network} and {row.second_run}): {row.closing['says']}")

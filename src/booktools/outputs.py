@@ -151,3 +151,21 @@ def glued_texts(notebook) -> dict[str, str]:
 def quoted_texts(notebook) -> dict[str, str | int]:
     """name -> the value a lesson quoted (the glued repr read back)."""
     return {name: ast.literal_eval(text) for name, text in glued_texts(notebook).items()}
+
+
+def parameter(notebook, name: str):
+    """The value ``name`` had when ``notebook`` ran: its last assignment in the lesson's ``parameters``
+    cell or in the cell papermill injected after it (``injected-parameters``), read back as a literal;
+    None if neither assigns it. ``notebook`` is a path or a loaded notebook."""
+    if isinstance(notebook, (str, Path)):
+        notebook = nbformat.read(notebook, as_version=4)
+    value = None
+    for cell in notebook["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] != "code" or not {"parameters", "injected-parameters"} & set(tags):
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                value = ast.literal_eval(node.value)
+    return value

@@ -117,3 +117,44 @@ def require_split_sizes(name: str, sizes) -> tuple[int, int]:
     for part, size in zip(("training", "validation"), sizes):
         require_positive_int(f"{name} ({part})", size)
     return tuple(sizes)
+
+
+def at_least(minimum: int):
+    """A check for `require_parameters`: an int of at least ``minimum`` (``RUNS=at_least(2)``)."""
+    require_int("minimum", minimum)
+    return lambda name, value: require_int(name, value, minimum=minimum)
+
+
+def each(check, *args, **kwargs):
+    """A check for `require_parameters`: a tuple whose every element passes ``check`` (`require_each`)."""
+    if not callable(check):
+        raise ValueError(f"check must be a function (name, value), got {check!r}")
+    return lambda name, values: require_each(name, values, check, *args, **kwargs)
+
+
+def one_of(*choices):
+    """A check for `require_parameters`: one of ``choices`` (`require_choice`)."""
+    if not choices:
+        raise ValueError("choices: give at least one")
+    return lambda name, value: require_choice(name, value, choices)
+
+
+def require_parameters(namespace, **checks) -> None:
+    """Check a lesson's parameters in one call, before any work is done: each keyword names a parameter
+    of ``namespace`` (the lesson's ``globals()``) and gives its check, a function ``(name, value)`` that
+    raises ValueError naming a bad value (`require_int`, `require_seed`, ``at_least(2)``,
+    ``each(require_positive_number)``...).
+
+    >>> RATE, RUNS = 0.3, 1
+    >>> require_parameters({"RATE": RATE, "RUNS": RUNS}, RATE=require_positive_number, RUNS=at_least(2))
+    Traceback (most recent call last):
+    ValueError: RUNS must be at least 2, got 1
+    """
+    if not checks:
+        raise ValueError("checks: name at least one parameter and its check")
+    for name, check in checks.items():
+        if name not in namespace:
+            raise ValueError(f"{name}: no such parameter in this lesson")
+        if not callable(check):
+            raise ValueError(f"{name}: its check must be a function (name, value), got {check!r}")
+        check(name, namespace[name])

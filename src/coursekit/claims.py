@@ -27,9 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import registry
-from .checks import require_positive_int
-from .noise import is_measured
-from .prose import glue, require_quotable_name
+from .noise import Comparison, Runs
+from .prose import counted, glue, require_quotable_name
 
 CLAIMS_MIME = "application/vnd.coursekit.claims+json"
 """The mime type of a lesson's recorded claims (one or more outputs per notebook; readers merge them)."""
@@ -105,20 +104,176 @@ def record(*claims: Claim) -> None:
         display({CLAIMS_MIME: recorded}, raw=True)
 
 
-def measured(name: str, what: str, change: float, second_run_difference: float, sampling_error: float,
-             spec: str = "+.4f") -> Claim:
-    r"""The course's standard claim that a change *is measured*: larger, by size, than both the second
-    run's difference and the test number's sampling error (`coursekit.noise.is_measured`). ``what``
-    names the change as the sentence starts (``"What the hidden layer adds"``); the sentence says
-    which yardstick it clears.
+def _p_words(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
-    >>> print(measured("gain", "The gain", 0.004, 0.016, 0.026).says)  # doctest: +NORMALIZE_WHITESPACE
-    The gain, +0.0040, is no larger than the second run's difference (0.0160) or the sampling error
-    (0.0260): not a measured difference.
+
+def _sampling_words(comparison: Comparison, noun: str) -> str:
+    """What the sampling-error yardstick says of the change, in words (beyond it or not)."""
+    if comparison.exact:
+        only_a, only_b = comparison.disagreements
+        p = comparison.p_value
+        verdict = "under" if comparison.beyond_sampling else "not under"
+        return (f"the {counted(only_a + only_b, noun)} on which the two disagree split {only_a} to {only_b} "
+                f"(McNemar's exact test: {_p_words(p)}, {verdict} 0.05)")
+    sampling = f"two standard errors of the paired difference ({comparison.sampling_error:.4f})"
+    return f"more than {sampling}" if comparison.beyond_sampling else f"no more than {sampling}"
+
+
+def measured(name: str, comparison: Comparison, *legacy, subject: str | None = None, noun: str = "row",
+             spec: str = ".4f") -> Claim:
+    r"""The course's standard claim that a difference *is measured*: beyond both the run-to-run spread
+    and the sampling error of the paired difference (`coursekit.noise.Comparison`).
+
+    The sentence keeps the sign in words: with ``subject`` it says what the first setting *adds* to the
+    second or *takes away* (``"Depth takes away 0.1850 (47 grids)"``), without it which is *ahead*
+    (``"The wide network is ahead of the narrow one by ..."``); ``noun`` counts the test rows
+    (``"subscriber"``). Then it names each yardstick and whether the change clears it.
+
+    >>> wide = Runs("The wide network", [[1] * 90 + [0] * 10, [1] * 88 + [0] * 12])
+    >>> narrow = Runs("the narrow one", [[0] * 20 + [1] * 70 + [0] * 10, [0] * 21 + [1] * 69 + [0] * 10])
+    >>> print(measured("width_measured", Comparison(wide, narrow), noun="subscriber").says)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    The wide network is ahead of the narrow one by 0.2000 (20 subscribers), more than the run-to-run
+    spread (0.0200) and the 20 subscribers on which the two disagree split 20 to 0 (McNemar's exact
+    test: p < 0.001, under 0.05): a measured difference.
+    >>> print(measured("width_measured", Comparison(narrow, wide), subject="Narrowing").says)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Narrowing takes away 0.2000 (20 rows), more than the run-to-run spread (0.0200) and the 20 rows on
+    which the two disagree split 0 to 20 (McNemar's exact test: p < 0.001, under 0.05): a measured
+    difference.
+    >>> same = Runs("the same network", [[1] * 90 + [0] * 10])
+    >>> print(measured("gain_measured", Comparison(wide, same)).says)
+    The wide network and the same network score the same (0.9000): not a measured difference.
     """
+    if isinstance(comparison, str):  # the earlier signature (name, what, change, run, error)
+        return _legacy_measured(name, comparison, *legacy, **({} if spec == ".4f" else {"spec": spec}))
+    if not isinstance(comparison, Comparison):
+        raise ValueError(f"{name}: comparison must be a coursekit.noise.Comparison of the two settings' runs, "
+                         f"got {comparison!r}")
+    if subject is not None and (not isinstance(subject, str) or not subject.strip()):
+        raise ValueError(f"{name}: subject must name what makes the change, got {subject!r}")
+    if not isinstance(noun, str) or not noun.strip():
+        raise ValueError(f"{name}: noun must name a test row, got {noun!r}")
+    change = comparison.change
+    count = f" ({counted(abs(comparison.change_count), noun)})" if comparison.binary else ""
+    if change == 0:
+        same = (f"{comparison.a.label} and {comparison.b.label} score the same ({comparison.a.number:{spec}}): "
+                "not a measured difference.")
+        return Claim(name, False, yes=same, no=same)
+    if subject is not None:
+        head = f"{subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}{count}"
+    else:
+        side = "ahead of" if change > 0 else "behind"
+        head = f"{comparison.a.label} is {side} {comparison.b.label} by {abs(change):{spec}}{count}"
+    spread = f"the run-to-run spread ({comparison.spread:{spec}})"
+    sampling = _sampling_words(comparison, noun)
+    if comparison.beyond_spread and comparison.beyond_sampling:
+        reason = f"more than {spread} and {sampling}"
+    elif comparison.beyond_spread:
+        reason = f"more than {spread}, but {sampling}"
+    elif comparison.beyond_sampling:
+        reason = f"no more than {spread}, though {sampling}"
+    elif comparison.exact:
+        reason = f"no more than {spread}, and {sampling}"
+    else:
+        reason = f"no more than {spread} or two standard errors of the paired difference " \
+                 f"({comparison.sampling_error:{spec}})"
+    return Claim(name, comparison.measured, yes=f"{head}, {reason}: a measured difference.",
+                 no=f"{head}, {reason}: not a measured difference.")
+
+
+SECOND_RUN_CLAIM = "second_run_outweighs_change"
+"""The name of every lesson's closing claim (`second_run_outweighs`), which the Course Wrap-Up counts."""
+
+
+def second_run_outweighs(network: Runs, change: float | Comparison, subject: str | None = None,
+                         between: str | None = None, spec: str = ".4f", **legacy) -> Claim:
+    """The course's closing question for a lesson: did the second run move the network's number more
+    than the change the lesson studied (capacity, depth, heads, an architecture)?
+
+    ``network`` holds the lesson's one network's runs: its number and its second run are the pair the
+    lesson reports everywhere (overview, tables, the Course Wrap-Up's row). ``change`` is the studied
+    change, signed (or the `Comparison` that measured it); the sentence says what ``subject`` *adds* or
+    *takes away*, or, for a spread that has no sign, what lies ``between`` the settings. Right-or-wrong
+    scores are compared in whole rows, so that equal counts compare equal.
+
+    >>> network = Runs("the network", [[1] * 80 + [0] * 20, [1] * 78 + [0] * 22])
+    >>> second_run_outweighs(network, -0.05, subject="depth").says
+    "The second run moves the network's number by 0.0200, no more than the 0.0500 that depth takes away."
+    >>> second_run_outweighs(network, 0.01, between="the good runs").says
+    "The second run moves the network's number by 0.0200, more than the 0.0100 between the good runs."
+    """
+    if isinstance(network, str):  # the earlier signature (what, change, second_run_difference)
+        return _legacy_second_run_outweighs(network, change, subject, **({"spec": spec} | legacy)) \
+            if between is None else _legacy_second_run_outweighs(network, change, subject, between, **legacy)
+    if not isinstance(network, Runs) or len(network.scores) < 2:
+        raise ValueError(f"network must be the lesson's network as Runs with a second run, got {network!r}")
+    if (subject is None) == (between is None):
+        raise ValueError("give either subject (what makes the change) or between (what a spread lies between)")
+    words = subject if subject is not None else between
+    if not isinstance(words, str) or not words.strip():
+        raise ValueError(f"{'subject' if subject is not None else 'between'} must be words, got {words!r}")
+    if isinstance(change, Comparison):
+        if change.rows != network.rows:
+            raise ValueError(f"change must be measured on the network's {network.rows} rows, got {change.rows}")
+        change = change.change
+    _require_change("change", change)
+    if between is not None and change < 0:
+        raise ValueError(f"a spread between settings is not negative, got {change!r}")
+    first, second = network.totals[network.judged], network.totals[network.second]
+    if network.binary:
+        run_rows, change_rows = abs(first - second), abs(round(change * network.rows))
+        outweighs = run_rows > change_rows
+    else:
+        outweighs = abs(first - second) / network.rows > abs(change)
+    run = abs(first - second) / network.rows
+    if run == 0:
+        head = "The second run gives the network's number again, to the last example"
+        comparison = "so it moves it no more than"
+    else:
+        head = f"The second run moves the network's number by {run:{spec}}"
+        comparison = "more than" if outweighs else "no more than"
+    if between is not None:
+        tail = f"the {change:{spec}} between {between}"
+    elif change == 0:
+        tail = f"{subject}, which changes nothing"
+    else:
+        tail = f"the {abs(change):{spec}} that {subject} {'adds' if change > 0 else 'takes away'}"
+    sentence = f"{head}, {comparison} {tail}."
+    return Claim(SECOND_RUN_CLAIM, outweighs, yes=sentence, no=sentence)
+
+
+def _require_change(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    return value
+
+
+# --- the earlier rule, kept until every lesson is on the paired rule ---------------------------------
+
+import math  # noqa: E402
+
+from .checks import require_positive_int  # noqa: E402
+
+
+def _legacy_is_measured(change: float, second_run_difference: float, sampling_error: float) -> bool:
+    """Until every lesson is on the paired rule: the earlier signature (to be removed)."""
+    for name, value in (("change", change), ("second_run_difference", second_run_difference),
+                        ("sampling_error", sampling_error)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+            raise ValueError(f"{name} must be a number, got {value!r}")
+    if sampling_error < 0:
+        raise ValueError(f"sampling_error must not be negative, got {sampling_error!r}")
+    return abs(change) > abs(second_run_difference) and abs(change) > sampling_error
+
+
+def _legacy_measured(name: str, what: str, change: float, second_run_difference: float, sampling_error: float,
+             spec: str = "+.4f") -> Claim:
+    """Until every lesson is on the paired rule: the earlier signature (to be removed)."""
     if not isinstance(what, str) or not what.strip():
         raise ValueError(f"{name}: what must name the change, got {what!r}")
-    holds = is_measured(change, second_run_difference, sampling_error)
+    holds = _legacy_is_measured(change, second_run_difference, sampling_error)
     run, error = abs(second_run_difference), sampling_error
     beyond_run, beyond_error = abs(change) > run, abs(change) > error
     yardsticks = (f"the second run's difference ({run:.4f})", f"the sampling error ({error:.4f})")
@@ -135,23 +290,10 @@ def measured(name: str, what: str, change: float, second_run_difference: float, 
                  no=f"{head}{reason}: not a measured difference.")
 
 
-SECOND_RUN_CLAIM = "second_run_outweighs_change"
-"""The name of every lesson's closing claim (`second_run_outweighs`), which the Course Wrap-Up counts."""
 
-
-def second_run_outweighs(what: str, change: float, second_run_difference: float,
+def _legacy_second_run_outweighs(what: str, change: float, second_run_difference: float,
                          spec: str = ".4f", examples: int | None = None) -> Claim:
-    """The course's closing question for a lesson: did the second run move the number more than the
-    change the lesson studied (capacity, depth, heads, an architecture)? ``what`` names that change as
-    the sentence ends (``"the hidden layer adds"``); both differences are compared by size. Given
-    ``examples`` (the size of the set both accuracies were counted on), they are compared in whole
-    examples, so that equal counts compare equal whatever the floating-point rounding.
-
-    >>> second_run_outweighs("the hidden layer adds", 0.004, -0.0159).says
-    'The second run moves the number by 0.0159, more than the 0.0040 the hidden layer adds.'
-    >>> second_run_outweighs("the width adds", 5 / 252, 0.7738 - 0.7540, examples=252).holds
-    False
-    """
+    """Until every lesson is on the paired rule: the earlier signature (to be removed)."""
     if not isinstance(what, str) or not what.strip():
         raise ValueError(f"what must name the change the lesson studied, got {what!r}")
     for name, value in (("change", change), ("second_run_difference", second_run_difference)):

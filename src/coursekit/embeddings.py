@@ -86,13 +86,17 @@ def score(net: dict, inputs) -> float:
     return sum(w * max(0.0, zi) for w, zi in zip(net["w"], z)) + net["b"]
 
 
-def accuracy(net: dict, sequences, task) -> float:
-    """The share of ``sequences`` whose label for ``task`` (a `coursekit.steps.CodeTask`) the network
-    answers right, reading each sequence through the network's own table (None: one-hot)."""
+def hits(net: dict, sequences, task) -> list[bool]:
+    """For every sequence, whether the network answers its label for ``task`` (a
+    `coursekit.steps.CodeTask`) right, reading it through the network's own table (None: one-hot)."""
     sequences = require_nonempty("sequences", sequences)
-    correct = sum((score(net, represent(net["table"], s.codes)) > 0) == (s.code_labels[task.name] == 1)
-                  for s in sequences)
-    return correct / len(sequences)
+    return [(score(net, represent(net["table"], s.codes)) > 0) == (s.code_labels[task.name] == 1)
+            for s in sequences]
+
+
+def accuracy(net: dict, sequences, task) -> float:
+    """The share of ``sequences`` whose label for ``task`` the network answers right (`hits`)."""
+    return sum(hits(net, sequences, task)) / len(sequences)
 
 
 def _gradients(net: dict, data, width: int, learn_table: bool):

@@ -107,10 +107,15 @@ def mean_loss(layers: Layers, X, Y, hidden="rectified") -> float:
     return total / len(X)
 
 
+def hits(layers: Layers, X, Y, hidden="rectified") -> list[bool]:
+    """For every row, whether its probability falls on the same side of 0.5 as its label."""
+    X = require_nonempty("X", X)
+    return [(forward(layers, x, hidden)[-1][0] > 0.5) == (y > 0.5) for x, y in zip(X, Y)]
+
+
 def accuracy(layers: Layers, X, Y, hidden="rectified") -> float:
     """Share of rows whose probability falls on the same side of 0.5 as the label."""
-    X = require_nonempty("X", X)
-    return sum((forward(layers, x, hidden)[-1][0] > 0.5) == (y > 0.5) for x, y in zip(X, Y)) / len(X)
+    return sum(hits(layers, X, Y, hidden)) / len(X)
 
 
 def parameter_total(layers: Layers) -> int:

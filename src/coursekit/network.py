@@ -48,11 +48,16 @@ def predict(net: Net, x: Sequence[float], hidden="rectified") -> float:
     return forward(net, x, hidden)[-1][0]
 
 
-def accuracy(net: Net, X, Y, hidden="rectified") -> float:
-    """Share of rows whose probability falls on the same side of 0.5 as the label."""
+def hits(net: Net, X, Y, hidden="rectified") -> list[bool]:
+    """For every row, whether its probability falls on the same side of 0.5 as its label."""
     X = require_nonempty("X", X)
     function = activation(hidden)[0]
-    return sum((_forward(net, x, function)[-1][0] > 0.5) == (y > 0.5) for x, y in zip(X, Y)) / len(X)
+    return [(_forward(net, x, function)[-1][0] > 0.5) == (y > 0.5) for x, y in zip(X, Y)]
+
+
+def accuracy(net: Net, X, Y, hidden="rectified") -> float:
+    """Share of rows whose probability falls on the same side of 0.5 as the label."""
+    return sum(hits(net, X, Y, hidden)) / len(X)
 
 
 def add_example_gradient(net: Net, values, signal: float, derivative: Callable, grad_w, grad_b) -> None:

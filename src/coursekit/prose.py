@@ -83,19 +83,91 @@ def in_words(count: int) -> str:
 
 
 def counted(count: int, noun: str, plural: str | None = None, signed: bool = False) -> str:
-    """A count with its noun in the right number: ``"1 subscriber"``, ``"12 subscribers"``.
+    """A count with its noun in the right number: ``"1 subscriber"``, ``"12 subscribers"``, and
+    ``"no subscribers"`` for zero.
 
     ``plural`` is for nouns that do not just add an s (``counted(2, "batch", "batches")``); ``signed``
-    writes the sign of a difference (``"+1 subscriber"``, ``"-2 subscribers"``, ``"0 subscribers"``).
+    writes the sign of a difference (``"+1 subscriber"``, ``"-2 subscribers"``; zero stays "no").
 
     >>> counted(1, "grid"), counted(0, "layer"), counted(3, "candidate"), counted(-1, "row", signed=True)
-    ('1 grid', '0 layers', '3 candidates', '-1 row')
+    ('1 grid', 'no layers', '3 candidates', '-1 row')
     """
     require_int("count", count)
     if not isinstance(noun, str) or not noun.strip():
         raise ValueError(f"noun must be a non-empty word, got {noun!r}")
-    number = f"{count:+d}" if signed and count else str(count)
-    return f"{number} {noun if abs(count) == 1 else (plural or noun + 's')}"
+    nouns = noun if abs(count) == 1 else (plural or noun + "s")
+    if count == 0:
+        return f"no {nouns}"
+    number = f"{count:+d}" if signed else str(count)
+    return f"{number} {nouns}"
+
+
+def change_words(change: float, spec: str = ".4f", gain: str = "adds", loss: str = "takes away",
+                 none: str = "changes nothing") -> str:
+    """A signed change as a verb says it: ``"adds 0.0317"``, ``"takes away 0.1850"``, ``"changes nothing"``.
+
+    >>> change_words(0.0317), change_words(-0.185), change_words(0.0), change_words(-2, "d", "gains", "loses")
+    ('adds 0.0317', 'takes away 0.1850', 'changes nothing', 'loses 2')
+    """
+    if isinstance(change, bool) or not isinstance(change, (int, float)) or change != change:
+        raise ValueError(f"change must be a number, got {change!r}")
+    if change == 0:
+        return none
+    return f"{gain if change > 0 else loss} {abs(change):{spec}}"
+
+
+def lead_words(first: str, second: str, change: float, spec: str = ".4f") -> str:
+    """Which of two is ahead, by how much: ``"run 1 is ahead of run 2 by 0.0159"``, ``"... behind ..."``,
+    or ``"run 1 is level with run 2"`` for a tie (``change`` is the first's number minus the second's).
+
+    >>> lead_words("Run 1", "run 2", -0.0159), lead_words("Run 1", "run 2", 0)
+    ('Run 1 is behind run 2 by 0.0159', 'Run 1 is level with run 2')
+    """
+    if isinstance(change, bool) or not isinstance(change, (int, float)) or change != change:
+        raise ValueError(f"change must be a number, got {change!r}")
+    if change == 0:
+        return f"{first} is level with {second}"
+    return f"{first} is {'ahead of' if change > 0 else 'behind'} {second} by {abs(change):{spec}}"
+
+
+def runs_where(holding, every, noun: str = "run") -> str:
+    """Where something holds among numbered runs, as a sentence says it: ``"in all 4 runs"``,
+    ``"in none of the 4 runs"``, ``"in runs 2, 3 and 4, not in run 1"``.
+
+    >>> runs_where([2, 3, 4], [1, 2, 3, 4]), runs_where([], [1, 2]), runs_where([1, 2], [1, 2])
+    ('in runs 2, 3 and 4, not in run 1', 'in neither run', 'in both runs')
+    """
+    every = list(every)
+    holding = [item for item in every if item in set(holding)]
+    if not every:
+        raise ValueError("every must list at least one run")
+    nouns = noun + "s"
+    if len(holding) == len(every):
+        return f"in both {nouns}" if len(every) == 2 else (f"in the one {noun}" if len(every) == 1
+                                                             else f"in all {len(every)} {nouns}")
+    if not holding:
+        return f"in neither {noun}" if len(every) == 2 else f"in none of the {len(every)} {nouns}"
+    missing = [item for item in every if item not in holding]
+
+    def named(items):
+        return f"{noun if len(items) == 1 else nouns} {series(items)}"
+
+    return f"in {named(holding)}, not in {named(missing)}"
+
+
+def after_colon(sentence: str) -> str:
+    """A sentence continued after a colon: its first letter lower-cased, unless it starts an
+    abbreviation (a capital followed by another capital or a digit). Never pass one that starts with a
+    name ("Adam"): there the capital stays, and the caller joins the sentence itself.
+
+    >>> after_colon("The network's number is 0.79."), after_colon("NN12 holds.")
+    ("the network's number is 0.79.", 'NN12 holds.')
+    """
+    if not isinstance(sentence, str) or not sentence:
+        raise ValueError(f"sentence must be a non-empty string, got {sentence!r}")
+    if len(sentence) > 1 and (sentence[1].isupper() or sentence[1].isdigit()):
+        return sentence
+    return sentence[0].lower() + sentence[1:]
 
 
 def series(words) -> str:

@@ -274,12 +274,17 @@ def step_differences(marked: Sequence, unmarked: Sequence) -> list[float]:
     return [sum(abs(one - other) for one, other in zip(a, b)) for a, b in zip(marked, unmarked)]
 
 
+def hits(net: dict, forward, data: Sequence) -> list[bool]:
+    """For every pair of steps and label in ``data``, whether the probability ``forward(net, steps)[0]``
+    falls on the side of 0.5 of its label."""
+    data = require_nonempty("data", data)
+    return [(forward(net, steps)[0] >= 0.5) == (label == 1) for steps, label in data]
+
+
 def accuracy(net: dict, forward, data: Sequence) -> float:
     """Share of ``data`` (pairs of steps and label) whose probability ``forward(net, steps)[0]`` falls on
     the side of 0.5 of their label."""
-    data = require_nonempty("data", data)
-    hits = sum(1 for steps, label in data if (forward(net, steps)[0] >= 0.5) == (label == 1))
-    return hits / len(data)
+    return sum(hits(net, forward, data)) / len(data)
 
 
 def shown_sequences(example: int, kept: Sequence[float]) -> list[int]:

@@ -184,6 +184,12 @@ class SubscriberSets:
     fields: tuple[str, ...]
     baseline: float
 
+    @property
+    def baseline_hits(self) -> list[bool]:
+        """For every test row, whether the baseline's answer, "not suspicious", is right: the baseline
+        as `coursekit.noise.Runs` scores it (its mean is ``baseline``)."""
+        return [y == 0.0 for y in self.test[1]]
+
 
 def load_subscribers(seed: int, train_rows: int = 300, scale_on: str = "full",
                      fields: Sequence[str] = FIELDS) -> SubscriberSets:
