@@ -16,7 +16,7 @@ claimed is read from `coursekit.registry`. A cell that raises ends the run; its 
     run = LessonRun(lesson, {"SEED": "7"})   # lesson: the shipped payload (booktools.browser)
     for index in run.cell_indices:
         run.run_cell(index)                    # {"index", "stdout", "seconds", "error"}
-    run.result()                               # {"stdout", "texts", "claims", "error", "seconds"}
+    run.result()                               # {"stdout", "displays", "texts", "claims", "error", "seconds"}
 """
 
 import ast
@@ -68,6 +68,7 @@ class LessonRun:
         self.cell_indices = [cell["index"] for cell in lesson["cells"]]
         self.parameters_cell = lesson["parameters_cell"]
         self.stdout: dict[int, str] = {}
+        self.displays: dict[int, list[str]] = {}  # the Markdown tables each cell showed (coursekit.tables.show_table)
         self.error: dict | None = None
         self.seconds = 0.0
         try:
@@ -125,6 +126,9 @@ class LessonRun:
         self.seconds += seconds
         if buffer.getvalue():
             self.stdout[index] = buffer.getvalue()
+        shown = [data for mime, data in self.registry.take_displays() if mime == "text/markdown"]
+        if shown:
+            self.displays[index] = shown
         return {"index": index, "stdout": buffer.getvalue(), "seconds": seconds, "error": self.error}
 
     def run_all(self, report=None) -> dict:
@@ -142,9 +146,11 @@ class LessonRun:
         return "".join(self.stdout.get(index, "") for index in self.cell_indices)
 
     def result(self) -> dict:
-        """What the page needs: stdout by cell, every quoted text as the page shows it (``str`` of the
-        value, as myst-nb's paste role writes it), the claims, the error and the cells' seconds."""
+        """What the page needs: stdout and the Markdown tables shown, by cell; every quoted text as the
+        page shows it (``str`` of the value, as myst-nb's paste role writes it); the claims, the error
+        and the cells' seconds."""
         return {"stdout": {str(index): text for index, text in self.stdout.items()},
+                "displays": {str(index): shown for index, shown in self.displays.items()},
                 "texts": {name: str(value) for name, value in self.registry.texts().items()},
                 "claims": self.registry.claims(), "error": self.error, "seconds": self.seconds}
 

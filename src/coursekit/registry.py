@@ -5,7 +5,8 @@
 without IPython reads them back here: the page's in-browser run (`booktools.pagerun`, in Pyodide),
 which replaces each quoted number and claim sentence of the page with its rerun's.
 
-`coursekit.progress` reports its line to a listener set here when there is no IPython to show it.
+`coursekit.progress` reports its line to a listener set here when there is no IPython to show it;
+`coursekit.tables.show_table` keeps the tables it shows here too, in order (`displays`).
 
     >>> clear(); record_texts({"baseline": "0.7540"}); texts()
     {'baseline': '0.7540'}
@@ -15,6 +16,7 @@ from collections.abc import Callable
 
 _texts: dict[str, str | int] = {}
 _claims: dict[str, dict] = {}
+_displays: list[tuple[str, str]] = []
 _progress_listener: Callable[[str | None], None] | None = None
 
 
@@ -47,10 +49,28 @@ def claims() -> dict[str, dict]:
     return {name: dict(entry) for name, entry in _claims.items()}
 
 
+def record_display(mime: str, data: str) -> None:
+    """Keep something a lesson showed (a Markdown table: ``"text/markdown"``), in order."""
+    _displays.append((mime, data))
+
+
+def displays() -> list[tuple[str, str]]:
+    """Everything shown since the last `clear` or `take_displays`, in order."""
+    return list(_displays)
+
+
+def take_displays() -> list[tuple[str, str]]:
+    """What was shown since the last call (a runner calls it after each cell), and forget it."""
+    taken = list(_displays)
+    _displays.clear()
+    return taken
+
+
 def clear() -> None:
-    """Forget what was quoted and claimed (a runner calls it before a lesson)."""
+    """Forget what was quoted, claimed and shown (a runner calls it before a lesson)."""
     _texts.clear()
     _claims.clear()
+    _displays.clear()
 
 
 def listen_to_progress(listener: Callable[[str | None], None] | None) -> None:

@@ -6,11 +6,15 @@ through it, so the heading always lines up with the numbers below it::
     table = Table(("run", ">6"), ("test", ">8.4f"))
     print(table.header())      # '   run     test'
     print(table.row(1, 0.7857))  # '     1   0.7857'
+
+A table that is *shown* rather than printed (kept out of stdout, which the tests compare with the
+source's) is a Markdown table given to `show_table`.
 """
 
 import re
 from collections.abc import Sequence
 
+from . import registry
 from .checks import require_nonempty, require_positive_int
 
 _SPEC = re.compile(r"^(?P<align>[<>^])?(?P<sign>[+\- ])?(?P<width>\d+)?(?P<rest>.*)$")
@@ -114,3 +118,27 @@ def band_label(values: Sequence[float], noun: str = "runs") -> str:
     if low == high and len(values) > 1:
         return f"{low:.4f} (all {len(values)} {noun} alike)"
     return band_text(values)
+
+
+MARKDOWN_ROW = re.compile(r"^\|.*\|$")
+
+
+def show_table(markdown: str) -> None:
+    """Show a Markdown table (``| a | b |`` rows, the second one the alignment row) in the notebook and
+    on the page, without printing it: stdout carries only the tables the source printed.
+
+    In IPython it is displayed as Markdown; outside IPython (a script, the page's in-browser run) it is
+    kept in `coursekit.registry`, where the page's runner reads it to replace the table shown. Use it
+    instead of ``IPython.display``, which a lesson never calls.
+    """
+    if not isinstance(markdown, str):
+        raise ValueError(f"markdown must be a Markdown table as text, got {markdown!r}")
+    rows = markdown.strip().splitlines()
+    if len(rows) < 2 or not all(MARKDOWN_ROW.match(row.strip()) for row in rows):
+        raise ValueError(f"markdown must be a Markdown table (a heading row, an alignment row, then rows "
+                         f"written | a | b |), got {markdown!r}")
+    registry.record_display("text/markdown", markdown)
+    if registry.ipython_shell() is not None:
+        from IPython.display import display
+
+        display({"text/markdown": markdown, "text/plain": markdown}, raw=True)

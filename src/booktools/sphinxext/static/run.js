@@ -208,8 +208,9 @@
     function remember() {
       return {
         quotes: Array.from(document.querySelectorAll(`.${QUOTE}`), (node) => [node, node.innerHTML]),
-        blocks: Array.from(document.querySelectorAll("[class*='coursekit-cell-'] .cell_output .output.stream pre"),
-          (node) => [node, node.innerHTML]),
+        blocks: Array.from(document.querySelectorAll(
+          "[class*='coursekit-cell-'] .cell_output .output.stream pre, [class*='coursekit-cell-'] .cell_output > :not(.output)"),
+        (node) => [node, node.innerHTML]),
       };
     }
 
@@ -217,6 +218,7 @@
       for (const [node, html] of [...saved.quotes, ...saved.blocks]) {
         node.innerHTML = html;
         node.classList.remove("coursekit-run-value");
+        node.style.whiteSpace = "";
       }
       document.querySelectorAll(".coursekit-run-added").forEach((node) => node.remove());
       document.querySelectorAll(".coursekit-run-published").forEach((node) => node.classList.remove("coursekit-run-published"));
@@ -250,6 +252,14 @@
           block.classList.add("coursekit-run-value");
         }
       }
+      for (const [index, shown] of Object.entries(result.displays || {})) {
+        const output = document.querySelector(`.coursekit-cell-${index} .cell_output`);
+        if (!output) continue;
+        const blocks = Array.from(output.children).filter((child) => !child.classList.contains("output"));
+        shown.forEach((markdown, k) => {
+          if (blocks[k]) showTable(blocks[k], markdown);
+        });
+      }
       const published = lesson.parameters.find((p) => p.name === "SEED");
       for (const figure of document.querySelectorAll(".coursekit-figure, .coursekit-explorer")) {
         if (figure.classList.contains("coursekit-run-published")) continue;
@@ -261,6 +271,23 @@
         }));
       }
     }
+  }
+
+  // A Markdown table a cell showed (coursekit.tables.show_table): the page keeps its headings (they may
+  // hold maths) and takes the run's rows, cell by cell; where the page shows it as text, the text.
+  function showTable(block, markdown) {
+    const rows = markdown.trim().split("\n").map((row) => row.trim().replace(/^\||\|$/g, "").split("|")
+      .map((cell) => cell.trim()));
+    const body = rows.slice(2);
+    const table = block.matches("table") ? block : block.querySelector("table");
+    const shown = table ? Array.from(table.querySelectorAll("tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"))) : [];
+    if (table && shown.length === body.length && shown.every((cells, i) => cells.length === body[i].length)) {
+      shown.forEach((cells, i) => cells.forEach((cell, j) => { cell.textContent = body[i][j]; }));
+    } else {
+      block.textContent = markdown;
+      block.style.whiteSpace = "pre-wrap";
+    }
+    block.classList.add("coursekit-run-value");
   }
 
   async function open(panel) {
