@@ -29,7 +29,8 @@ CELL_CLASS = "coursekit-cell-"
 """A lesson page's code cell carries ``coursekit-cell-<index>`` (its index in the notebook)."""
 QUOTE_CLASS = "coursekit-quote"
 NAME_CLASS = "coursekit-quote-"
-"""A pasted ``{eval}`` text carries ``coursekit-quote`` and ``coursekit-quote-<name>``."""
+"""A pasted ``{eval}`` text (myst-nb's ``pasted-text`` span) sits in a span of classes
+``coursekit-quote`` and ``coursekit-quote-<name>``."""
 
 HIDDEN_PARAMETERS = ("FIGURES",)
 """Parameters the panel does not offer: the page cannot draw (`booktools.pagerun.ALWAYS`)."""

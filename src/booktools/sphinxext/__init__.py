@@ -331,9 +331,9 @@ class EvalRole(PasteTextRole):
     def run(self):
         pasted, messages = super().run()
         name = self.text.strip()
-        for node in pasted:  # the page's in-browser run finds each pasted text by its name
-            if isinstance(node, nodes.inline):
-                node["classes"] += [browser.QUOTE_CLASS, browser.NAME_CLASS + name]
+        # the page's in-browser run finds each pasted text by its name, in a span around myst-nb's
+        pasted = [nodes.inline("", "", node, classes=[browser.QUOTE_CLASS, browser.NAME_CLASS + name])
+                  if isinstance(node, nodes.inline) else node for node in pasted]
         env = self.document.settings.env
         badge = atlas_badge(env.app, env.docname, name) if pasted else None
         if badge is not None:
@@ -431,5 +431,6 @@ def setup(app):
     app.connect("build-finished", copy_mathjax)
     app.connect("build-finished", ship_runtime)
     app.connect("build-finished", label_theme_controls)
-    # env_version 2: pages read before their executed notebook was a dependency are all read again
-    return {"version": "1", "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}
+    # env_version 2: pages read before their executed notebook was a dependency are all read again;
+    # 3: pages read before their pasted texts and code cells were marked for the in-page run
+    return {"version": "1", "env_version": 3, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -228,7 +228,7 @@
       for (const node of document.querySelectorAll(`.${QUOTE}`)) {
         const name = Array.from(node.classList).find((c) => c.startsWith(NAME)).slice(NAME.length);
         if (name in result.texts) {
-          node.textContent = result.texts[name];
+          (node.querySelector(".pasted-text") || node).textContent = result.texts[name];
           node.classList.add("coursekit-run-value");
         }
       }
