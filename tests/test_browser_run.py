@@ -28,7 +28,7 @@ from test_pyodide_lessons import compare_quotes, compare_tables, sensitive_cells
 from booktools.browser import CELL_CLASS, NAME_CLASS, QUOTE_CLASS, unavailable_reason
 from booktools.execute import executed_path
 from booktools.lessons import find_lessons
-from booktools.outputs import glued_texts, recorded_claims
+from booktools.outputs import glued_texts, recorded_claims, sensitive_tokens
 from booktools.serve import make_server
 
 HTML = ROOT / "_build" / "html"
@@ -175,6 +175,42 @@ def test_a_bad_seed_shows_the_lessons_error_and_leaves_the_page(site, browser):
     assert state == "error"
     assert error_text.startswith("ValueError: SEED") and "-3" in error_text, error_text
     assert "unchanged" in status and after == published and tables_after == tables
+
+
+def test_stop_ends_the_run_and_leaves_the_page(site, browser):
+    lesson = LESSONS["06"]
+    visit = Visit(browser, site, lesson)
+    try:
+        published, tables = visit.quotes(), visit.printed()
+        visit.panel.locator("input[name=SEED]").fill("7")
+        visit.panel.locator("button[type=submit]").click()
+        status = visit.panel.locator(".coursekit-run-status")
+        visit.page.wait_for_function(
+            "() => /^Cell \\d+ of \\d+, [\\d.]+ s/.test(document.querySelector('.coursekit-run-status').textContent)",
+            timeout=60_000)
+        counting = status.text_content()
+        visit.panel.get_by_role("button", name="Stop").click()
+        state, stopped = visit.panel.get_attribute("data-state"), status.text_content()
+        after, tables_after = visit.quotes(), visit.printed()
+        visit.page.wait_for_timeout(1000)
+        still = visit.panel.get_attribute("data-state")
+    finally:
+        visit.close()
+    assert state == "stopped" == still and stopped.startswith("Stopped at cell") and "unchanged" in stopped, stopped
+    assert counting and after == published and tables_after == tables
+
+
+def test_a_lesson_with_platform_sensitive_cells_says_so(site, browser):
+    notes = {}
+    for number in ("13", "06"):
+        visit = Visit(browser, site, LESSONS[number])
+        try:
+            notes[number] = visit.panel.locator(".coursekit-run-sensitive").all_text_contents()
+        finally:
+            visit.close()
+    entry = json.loads((EXPECTED / "platform-sensitive.json").read_text())["lessons"]["13"]
+    assert len(notes["13"]) == 1 and entry["page"] in notes["13"][0] and "last bit" in notes["13"][0]
+    assert not sensitive_tokens(EXPECTED, 6) and notes["06"] == []
 
 
 def test_back_to_the_published_run(site, browser):

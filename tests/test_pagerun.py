@@ -190,3 +190,23 @@ def test_a_shown_table_goes_to_the_registry_and_the_runner_reports_it_by_cell():
     _, result = run(lesson)
     assert result["error"] is None
     assert result["displays"] == {"3": [table]} and result["stdout"] == {"3": "printed\n"}
+
+
+def test_pyodide_is_copied_with_its_licence_notice(tmp_path):
+    assert browser.unavailable_reason(ROOT) is None, "Pyodide is not installed: run npm ci (make test does)"
+    size = browser.copy_pyodide(ROOT, tmp_path)
+    copied = sorted(path.name for path in (tmp_path / "pyodide").iterdir())
+    assert copied == sorted([*browser.PYODIDE_FILES, "LICENSE-pyodide.txt"])
+    notice = (tmp_path / "pyodide" / "LICENSE-pyodide.txt").read_text()
+    version = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    assert f"Pyodide {version}" in notice and "Mozilla Public License Version 2.0" in notice
+    assert 10e6 < size < 20e6
+
+
+def test_an_error_is_reported_from_the_lessons_own_frames():
+    lesson = payload(PARAMETERS, "def fails():\n    return 1 / 0\n", "fails()", parameters_cell=1)
+    _, result = run(lesson)
+    error = result["error"]
+    assert error["cell"] == 5 and error["type"] == "ZeroDivisionError"
+    assert "<lesson 99-test cell 5>" in error["traceback"] and "<lesson 99-test cell 3>" in error["traceback"]
+    assert "pagerun.py" not in error["traceback"] and "return 1 / 0" in error["traceback"]

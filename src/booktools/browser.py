@@ -63,7 +63,7 @@ def unavailable_reason(root: Path) -> str | None:
 
 def licence_notice(version: str) -> str:
     """The notice kept beside Pyodide's files in the site: what they are and under which licences."""
-    mpl = Path("/usr/share/common-licenses/MPL-2.0")
+    mpl = Path(__file__).parent / "licences" / "MPL-2.0.txt"  # the licence's text, as Debian ships it
     text = (f"Pyodide {version}: CPython compiled to WebAssembly, from the npm package 'pyodide' {version}\n"
             "(files: " + ", ".join(PYODIDE_FILES) + ").\n\n"
             "Pyodide is distributed under the Mozilla Public License 2.0 (MPL-2.0); its source code is at\n"
@@ -72,11 +72,7 @@ def licence_notice(version: str) -> str:
             "(https://docs.python.org/3/license.html); the runtime is built with Emscripten (MIT and\n"
             "University of Illinois/NCSA licences).\n\n"
             "This book uses these files unmodified, to run its lessons' code in the reader's browser.\n")
-    if mpl.is_file():
-        text += "\n" + "=" * 78 + "\nMozilla Public License Version 2.0\n" + "=" * 78 + "\n\n" + mpl.read_text()
-    else:
-        text += "\nThe text of the MPL-2.0 is at https://www.mozilla.org/MPL/2.0/\n"
-    return text
+    return text + "\n" + "=" * 78 + "\n\n" + mpl.read_text(encoding="utf-8")
 
 
 def copy_pyodide(root: Path, static: Path) -> int:

@@ -57,6 +57,12 @@ def forget_coursekit() -> None:
         del sys.modules[name]
 
 
+def lesson_traceback(error: BaseException) -> str:
+    """The traceback of an error a cell raised, from the lesson's own frames on (not the runner's)."""
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename != __file__]
+    return "".join(traceback.format_list(frames[-8:]) + traceback.format_exception_only(error))
+
+
 class LessonRun:
     """One run of a lesson: ``lesson`` is the payload `booktools.browser.lesson_payload` ships (its
     code cells, each ``{"index", "source"}``, and the index of its ``parameters`` cell); ``overrides``
@@ -121,7 +127,7 @@ class LessonRun:
                     self._execute(self.injected, f"<lesson {self.stem} parameters>")
         except BaseException as error:  # a lesson's error, shown to the reader; KeyboardInterrupt too
             self.error = {"cell": index, "type": type(error).__name__, "message": str(error),
-                          "traceback": "".join(traceback.format_exception(error)[-6:])}
+                          "traceback": lesson_traceback(error)}
         seconds = time.perf_counter() - started
         self.seconds += seconds
         if buffer.getvalue():
