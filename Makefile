@@ -4,6 +4,7 @@
 #               the book build)
 # Also: make lab (JupyterLab), make lesson N=01 ARGS="-p SEED 7", make site, make bench, make stress,
 #   make atlas [SEEDS=10] (every lesson's claims over seeds 1..SEEDS, shown by the next make book),
+#   make atlas SEEDS=1-100 SHARD=3/10 (one shard's partial atlas), make atlas-merge (the partials into one),
 #   make serve (the built site on http://127.0.0.1:8000/, where its pages can rerun a lesson).
 # Override the interpreter with `make book PYTHON=/path/to/python3.12`.
 
@@ -12,9 +13,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: book site lab test lessons lesson bench stress clean atlas serve pyodide
+.PHONY: book site lab test lessons lesson bench stress clean atlas atlas-merge serve pyodide
 
 SEEDS ?= 10
+SHARD ?=
+PARTIALS ?= $(wildcard _build/atlas/partials/*.json)
 
 $(STAMP): requirements.txt pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -55,9 +58,14 @@ book: lessons pyodide
 	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html), or run"
 	@echo "make serve and open http://127.0.0.1:8000/ to rerun a lesson in its page."
 
-# The seed atlas: every lesson executed with seeds 1..SEEDS (no figures), its claims counted; then make book
+# The seed atlas: every lesson executed with seeds 1..SEEDS (SEEDS=N or FIRST-LAST, no figures), its claims
+# counted; then make book. With SHARD=K/N only the K-th of N shards of the jobs, written as a partial atlas
+# (_build/atlas/partials/); make atlas-merge checks the partials and merges them (with the book's executions).
 atlas: $(STAMP)
-	$(BIN)/python -m booktools.atlas --seeds $(SEEDS)
+	$(BIN)/python -m booktools.atlas --seeds $(SEEDS)$(if $(SHARD), --shard $(SHARD))
+
+atlas-merge: lessons
+	$(BIN)/python -m booktools.atlas --merge $(PARTIALS)
 
 # Read the lessons in JupyterLab (a lesson's .md opens as a notebook)
 lab: $(STAMP)
@@ -83,6 +91,7 @@ test: $(STAMP) pyodide
 bench: $(STAMP) pyodide
 	$(BIN)/python -m booktools.benchmark
 	$(BIN)/python -m booktools.benchmark --atlas $(SEEDS)
+	$(BIN)/python -m booktools.benchmark --shard
 	$(BIN)/python -m booktools.browserbench
 
 # Every lesson's explorer cell executed 20 times with stock nbclient: the hangs (there must be none)

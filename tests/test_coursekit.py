@@ -226,6 +226,19 @@ def test_listing_reads_like_prose():
         listing([])
 
 
+def test_a_markdown_table_lines_up_its_cells_and_refuses_a_ragged_row():
+    from coursekit.tables import markdown_table, show_table
+
+    text = markdown_table(["$b$", "measured"], [[10, "0.11736"], [300, "0.00000"]])
+    assert text.splitlines() == ["| $b$ | measured |", "|---:|---:|", "| 10 | 0.11736 |",
+                                 "| 300 | 0.00000 |"]
+    with pytest.raises(ValueError, match=r"^rows\[1\] must have one cell per column \(2\), got 1"):
+        markdown_table(["a", "b"], [[1, 2], [3]])
+    with pytest.raises(ValueError, match="^header"):
+        markdown_table([], [[1]])
+    assert show_table(["a"], [[1]]) is None  # outside IPython: nothing shown, nothing raised
+
+
 def test_the_linear_model_retrained_on_a_seed_is_the_earlier_courses_on_the_course_seed():
     from coursekit.references import LINEAR_MODEL_HITS, linear_model_hits
 

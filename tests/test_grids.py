@@ -11,6 +11,7 @@ from coursekit.grids import (
     RUN_LENGTH,
     SIDE,
     SPLIT_SIZES,
+    GridSplit,
     active_cells,
     coverage_grid,
     coverage_grids,
@@ -108,6 +109,22 @@ def test_baseline_is_the_most_frequent_class_of_the_test_set(split):
     planted = sum(label for _, label in split.test)
     assert split.baseline == max(planted, len(split.test) - planted) / len(split.test)
     assert split.baseline >= 0.5
+
+
+def test_baseline_hits_score_the_majority_answer_grid_by_grid(split):
+    hits = split.baseline_hits
+    assert len(hits) == len(split.test)
+    assert sum(hits) / len(hits) == split.baseline
+    assert all(hit == (label == split.majority_answer) for hit, (_, label) in zip(hits, split.test))
+
+
+def test_the_majority_answer_is_the_more_frequent_label_and_no_line_on_a_tie():
+    grid = [[0]]
+    def split_of(labels):
+        return GridSplit([], [], [], [(grid, label) for label in labels])
+    assert split_of([1, 1, 0]).majority_answer == 1
+    assert split_of([1, 0, 0]).majority_answer == 0
+    assert split_of([1, 0]).majority_answer == 0 and split_of([1, 0]).baseline_hits == [False, True]
 
 
 @pytest.mark.parametrize("made", [lambda grids: split_grids(grids, SEED), lambda grids: load_grids(SEED)],

@@ -180,16 +180,12 @@ def test_the_server_listens_on_loopback_only_with_the_runs_types(tmp_path):
 
 
 def test_a_shown_table_goes_to_the_registry_and_the_runner_reports_it_by_cell():
-    from coursekit.tables import show_table
-
-    with pytest.raises(ValueError, match="Markdown table"):
-        show_table("batch 20: 0.31 ms")
-    table = "| batch | ms |\n|---:|---:|\n| 20 | 0.31 |"
     lesson = payload(PARAMETERS, "from coursekit.tables import show_table\n"
-                     f"show_table({table!r})\nprint('printed')", parameters_cell=1)
+                     "show_table(['batch', 'ms'], [[20, '0.31']])\nprint('printed')", parameters_cell=1)
     _, result = run(lesson)
     assert result["error"] is None
-    assert result["displays"] == {"3": [table]} and result["stdout"] == {"3": "printed\n"}
+    assert result["displays"] == {"3": ["| batch | ms |\n|---:|---:|\n| 20 | 0.31 |"]}
+    assert result["stdout"] == {"3": "printed\n"}
 
 
 def test_pyodide_is_copied_with_its_licence_notice(tmp_path):

@@ -13,6 +13,7 @@ from coursekit.readings import (
     SPLIT_SIZES,
     accuracy,
     baseline_at,
+    baseline_hits,
     example_index,
     first_periods,
     has_marker,
@@ -28,6 +29,7 @@ from coursekit.readings import (
     split_sequences,
     state_difference,
     step_differences,
+    tanh_nudged,
     train_plain,
 )
 
@@ -192,6 +194,31 @@ def test_state_difference_gives_the_sources_trace_table(split):
     assert f"{state_difference(*second, 12):.5f}" == "0.00067"
 
 
+def test_baseline_hits_score_the_most_frequent_label_row_by_row(split):
+    # labels at length 2: marker and second reading over 25 m3 -> 1, 0, 0 (the majority says 0)
+    assert baseline_hits([[0.0, 30.0], [0.0, 20.0], [5.0, 30.0]], 2) == [False, True, True]
+    # a majority of ones: the baseline says 1
+    assert baseline_hits([[0.0, 30.0], [0.0, 26.0], [5.0, 30.0]], 2) == [True, True, False]
+    for length in (2, 10, 12):
+        hits = baseline_hits(split.test, length)
+        assert len(hits) == len(split.test) and sum(hits) / len(hits) == split.baseline(length)
+
+
+def test_the_nudged_tangent_is_one_last_bit_up_and_can_move_a_chaotic_run(split):
+    assert tanh_nudged(0.3) > math.tanh(0.3) and math.nextafter(tanh_nudged(0.3), 0.0) == math.tanh(0.3)
+    net = plain_network(SEED + 11)
+    steps = first_periods(split.test[0], 12)[0]
+    assert plain_forward(net, steps, math.tanh) == plain_forward(net, steps)
+    assert plain_forward(net, steps, tanh_nudged) != plain_forward(net, steps)
+    # a stable run: the nudge moves every weight, yet the source's 0.9500 at length 2, run 1 stays
+    train_set = [first_periods(r, 2) for r in split.train]
+    test_set = [first_periods(r, 2) for r in split.test]
+    runs = [train_plain(plain_network(SEED + 11), train_set, 30, 0.05, SEED + 511, tanh=tanh)
+            for tanh in (math.tanh, tanh_nudged)]
+    assert runs[0]["recurrent"] != runs[1]["recurrent"]
+    assert [accuracy(net, plain_forward, test_set) for net in runs] == [0.95, 0.95]
+
+
 def test_accuracy_counts_one_half_as_saying_one():
     probabilities = [(0.7, 1), (0.2, 0), (0.5, 0), (0.49, 1), (0.5, 1)]
     assert accuracy(None, lambda net, p: (p, []), probabilities) == 3 / 5
@@ -234,6 +261,7 @@ def test_measured_lengths_run_from_two_to_twelve():
     (lambda: first_periods([0.0, 1.0], 3), "length"),
     (lambda: first_periods([0.0, 1.0], 0), "length"),
     (lambda: baseline_at([], 2), "sequences"),
+    (lambda: baseline_hits([], 2), "sequences"),
     (lambda: marker_pair([0.0], 1), "readings"),
     (lambda: marker_pair([0.0, 3.0], 5), "length"),
     (lambda: plain_network(-1), "seed"),

@@ -4,6 +4,7 @@
     python -m booktools.benchmark 01 05         # only these lessons
     python -m booktools.benchmark --make        # also make book / make test, cold and warm
     python -m booktools.benchmark --atlas       # only the seed atlas (10 seeds), cold and warm
+    python -m booktools.benchmark --shard       # one shard of the published atlas (100 seeds, 10 shards)
 
 Each lesson is executed alone with stock papermill in a scratch folder, and measured as a whole process
 (papermill and its kernel, user + system CPU). The course's scripts were measured in the units of a
@@ -189,21 +190,59 @@ def time_make_targets(root: Path) -> None:
 ATLAS_TARGET_COLD, ATLAS_TARGET_WARM = 8.0, 30.0  # times one cold execution of the book; seconds
 
 
-def time_atlas(root: Path, seeds: int = 10) -> dict:
+def time_atlas(root: Path, seeds: str = "10") -> dict:
     """In a fresh copy of the project: one cold execution of the book, then the seed atlas of ``seeds``
-    seeds cold (its own executions; the book's are current by then) and warm (nothing changed)."""
+    (N or FIRST-LAST) cold (its own executions; the book's are current by then) and warm (nothing changed)."""
+    from .atlas import parse_seeds, seeds_words
+
     python = str(root / ".venv" / "bin" / "python")
+    words = seeds_words(parse_seeds(seeds))
     with tempfile.TemporaryDirectory() as copy:
         copy_project(root, Path(copy))
         book = timed([python, "-m", "booktools.execute"], Path(copy))
-        cold = timed([python, "-m", "booktools.atlas", "--seeds", str(seeds)], Path(copy))
-        warm = timed([python, "-m", "booktools.atlas", "--seeds", str(seeds)], Path(copy))
+        cold = timed([python, "-m", "booktools.atlas", "--seeds", seeds], Path(copy))
+        warm = timed([python, "-m", "booktools.atlas", "--seeds", seeds], Path(copy))
     print(f"  one cold execution of the book {book:7.1f} s")
-    print(f"  seed atlas, {seeds} seeds, cold  {cold:7.1f} s = {cold / book:.1f}x the book "
+    print(f"  seed atlas, {words}, cold  {cold:7.1f} s = {cold / book:.1f}x the book "
           f"(target {ATLAS_TARGET_COLD:.0f}x{' - over' if cold > ATLAS_TARGET_COLD * book else ''})")
-    print(f"  seed atlas, {seeds} seeds, warm  {warm:7.1f} s (target {ATLAS_TARGET_WARM:.0f} s"
+    print(f"  seed atlas, {words}, warm  {warm:7.1f} s (target {ATLAS_TARGET_WARM:.0f} s"
           f"{' - over' if warm > ATLAS_TARGET_WARM else ''})", flush=True)
     return {"book": book, "cold": cold, "warm": warm}
+
+
+def time_shard(root: Path, seeds: int = 100, shards: int = 10) -> dict:
+    """The time of one shard of the published atlas (seeds 1 to ``seeds`` in ``shards`` shards), from a
+    measured one: in a fresh copy of the project, shard 1 of ``shards`` of seeds 1 to ``shards``, cold
+    (its executions) and warm (nothing to execute: start, plan, reading the claims). That shard holds one
+    execution of every lesson; a shard of the published split holds ``seeds // shards`` of every lesson
+    (`booktools.atlas.plan`), so it takes about warm + seeds // shards * (cold - warm)."""
+    if seeds % shards:
+        raise ValueError(f"seeds ({seeds}) must be a multiple of shards ({shards}) for this extrapolation")
+    python = str(root / ".venv" / "bin" / "python")
+    command = [python, "-m", "booktools.atlas", "--seeds", str(shards), "--shard", f"1/{shards}"]
+    with tempfile.TemporaryDirectory() as copy:
+        copy_project(root, Path(copy))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cold = timed(command, Path(copy))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        warm = timed(command, Path(copy))
+        partial = json.loads((Path(copy) / "_build" / "atlas" / "partials" / f"shard-1-of-{shards}.json").read_text())
+    jobs = sum(len(lesson["runs"]) for lesson in partial["lessons"].values())
+    per_lesson = seeds // shards
+    estimate = warm + per_lesson * (cold - warm)
+    workers = int(os.environ.get("LESSON_WORKERS", 0)) or os.cpu_count()
+    print(f"  measured: shard 1/{shards} of seeds 1 to {shards} ({jobs} executions, one of each lesson), "
+          f"{workers} kernels at once: cold {cold:7.1f} s, warm {warm:5.1f} s")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(f"  extrapolated: a shard of seeds 1 to {seeds} in {shards} shards ({per_lesson * jobs} executions, "
+          f"{per_lesson} of each lesson) ~ {warm:.1f} + {per_lesson} x {cold - warm:.1f} s = {estimate:7.1f} s "
+          f"({estimate / 60:.0f} min) on {workers} cores; all {shards} shards one after another "
+          f"~ {shards * estimate / 3600:.1f} h", flush=True)
+    print(f"  by CPU: the measured shard took {cpu:.0f} s of CPU ({cpu / jobs:.1f} s an execution), so a shard "
+          f"of the published split needs {per_lesson * cpu:.0f} s of CPU: {per_lesson * cpu / workers / 60:.0f} min "
+          f"on {workers} idle cores at best (the wall-clock estimate above includes this machine's load and the "
+          "wait for the last, longest execution)", flush=True)
+    return {"cold": cold, "warm": warm, "jobs": jobs, "estimate": estimate, "cpu": cpu}
 
 
 def main(argv=None) -> int:
@@ -211,13 +250,22 @@ def main(argv=None) -> int:
     parser.add_argument("lessons", nargs="*", help="lesson numbers or slugs (default: all)")
     parser.add_argument("--shared", help="the course specification folder (default: ../shared)")
     parser.add_argument("--make", action="store_true", help="also time make book and make test")
-    parser.add_argument("--atlas", type=int, nargs="?", const=10, default=None, metavar="SEEDS",
-                        help="only time the seed atlas (default 10 seeds), cold and warm, against the book")
+    parser.add_argument("--atlas", nargs="?", const="10", default=None, metavar="SEEDS",
+                        help="only time the seed atlas (default seeds 1 to 10; N or FIRST-LAST), cold and "
+                             "warm, against the book")
+    parser.add_argument("--shard", nargs="?", const="100/10", default=None, metavar="SEEDS/SHARDS",
+                        help="only time one shard of the atlas of seeds 1 to SEEDS in SHARDS shards "
+                             "(default 100/10), extrapolated from a measured shard of seeds 1 to SHARDS")
     args = parser.parse_args(argv)
     root = project_root()
     if args.atlas is not None:
         print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores: the seed atlas", flush=True)
         time_atlas(root, args.atlas)
+        return 0
+    if args.shard is not None:
+        seeds, _, shards = args.shard.partition("/")
+        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores: one shard of the seed atlas", flush=True)
+        time_shard(root, int(seeds), int(shards or 10))
         return 0
     shared = shared_folder(root, args.shared)
     units = json.loads((shared / "course" / "source-timings.json").read_text())["lessons"]

@@ -283,17 +283,19 @@ def sync_book_cache(root: Path, outcome: Outcome) -> None:
 
 def execute_lessons(root: Path | None = None, selection=None, force: bool = False,
                     workers: int | None = None, report=None, variant: Variant = BOOK,
-                    variants: tuple[Variant, ...] | None = None) -> list[Outcome]:
+                    variants: tuple[Variant, ...] | None = None,
+                    only: set[tuple[str, Variant]] | None = None) -> list[Outcome]:
     """Execute the stale lessons side by side (``workers`` kernels, default one per core), with the
     lesson's own parameters or those of ``variant`` (or of each of ``variants``, all in one pool); each
-    result of the book's own execution reaches the book's cache as soon as it completes. The outcomes
-    come variant by variant, in lesson order."""
+    result of the book's own execution reaches the book's cache as soon as it completes. ``only``
+    keeps those (lesson stem, variant) jobs (a shard of the seed atlas). The outcomes come variant by
+    variant, in lesson order."""
     root = root or project_root()
     variants = tuple(variants) if variants else (variant,)
     lessons = find_lessons(root, selection)
     environment = environment_stamp(root)
-    texts = {lesson.stem: lesson.path.read_text(encoding="utf-8") for lesson in lessons}
-    jobs = [(lesson, v) for v in variants for lesson in lessons]
+    jobs = [(lesson, v) for v in variants for lesson in lessons if only is None or (lesson.stem, v) in only]
+    texts = {lesson.stem: lesson.path.read_text(encoding="utf-8") for lesson in {lesson for lesson, _ in jobs}}
     states = {(lesson.stem, v): "stale" if force else state_of(root, lesson, texts[lesson.stem], environment, v)
               for lesson, v in jobs}
     outcomes = {}

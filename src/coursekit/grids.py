@@ -82,6 +82,20 @@ class GridSplit:
         """Accuracy of always saying the most frequent class of the test set."""
         return baseline_accuracy([label for _, label in self.test])
 
+    @property
+    def majority_answer(self) -> int:
+        """The baseline's answer for every grid: the most frequent label of the test set (0, "no line",
+        when both labels are equally frequent)."""
+        planted = sum(label for _, label in self.test)
+        return 1 if planted > len(self.test) - planted else 0
+
+    @property
+    def baseline_hits(self) -> list[bool]:
+        """For every test grid, whether the baseline's answer (`majority_answer`) is its label: the
+        baseline as `coursekit.noise.Runs` scores it, row by row (its mean is ``baseline``)."""
+        answer = self.majority_answer
+        return [label == answer for _, label in self.test]
+
 
 def split_grids(grids: Sequence, seed: int, sizes: tuple[int, int] = SPLIT_SIZES) -> GridSplit:
     """Shuffle with ``seed + 90000``; the first ``sizes[0]`` grids train, the next ``sizes[1]``

@@ -143,6 +143,21 @@ def baseline_at(sequences: Sequence[Sequence[float]], length: int) -> float:
     return baseline_accuracy([first_periods(readings, length)[1] for readings in sequences])
 
 
+def baseline_hits(sequences: Sequence[Sequence[float]], length: int) -> list[bool]:
+    """For every sequence cut to ``length`` periods, whether always saying the most frequent label is
+    right: the baseline as `coursekit.noise.Runs` scores it, row by row (its mean is `baseline_at`; on a
+    tie the baseline says 0, which scores the same half).
+
+    >>> baseline_hits([[0.0, 30.0], [0.0, 20.0], [5.0, 30.0]], 2)
+    [False, True, True]
+    """
+    if not sequences:
+        raise ValueError("sequences must not be empty")
+    labels = [first_periods(readings, length)[1] for readings in sequences]
+    majority = 1 if 2 * sum(labels) > len(labels) else 0
+    return [label == majority for label in labels]
+
+
 def marker_pair(readings: Sequence[float], length: int) -> tuple[list[list[float]], list[list[float]]]:
     """The same first ``length`` steps twice, differing only in step one: marked, then unmarked.
 
@@ -187,30 +202,41 @@ def plain_parameters(hidden: int = HIDDEN) -> int:
     return hidden * 2 + hidden * hidden + hidden + hidden + 1
 
 
-def plain_forward(net: dict, steps: Sequence[Sequence[float]]) -> tuple[float, list[list[float]]]:
+def tanh_nudged(x: float) -> float:
+    """``math.tanh(x)`` moved up by one unit in the last place (`math.nextafter`): the smallest change
+    another machine's C library could make to it. A training run whose result moves when it is trained
+    again with this tangent (``tanh=tanh_nudged``) is chaotic; one that stays put may still move under
+    another change of a last bit."""
+    return math.nextafter(math.tanh(x), math.inf)
+
+
+def plain_forward(net: dict, steps: Sequence[Sequence[float]],
+                  tanh=math.tanh) -> tuple[float, list[list[float]]]:
     """h_t = tanh(b + W_in x_t + W_rec h_(t-1)) from h_0 = 0; the output reads the last state.
 
     Returns the probability (a sigmoid of the head's sum, clipped to +-30) and the states h_1 .. h_T.
+    ``tanh`` is the hyperbolic tangent used (`tanh_nudged` to test a training run for chaos).
     """
     steps = require_nonempty("steps", steps)
     w_in, w_rec, bias = net["input"], net["recurrent"], net["bias"]
     hidden = len(bias)
     state, states = [0.0] * hidden, []
     for x in steps:
-        state = [math.tanh(bias[k] + w_in[k][0] * x[0] + w_in[k][1] * x[1] + sum(map(mul, w_rec[k], state)))
+        state = [tanh(bias[k] + w_in[k][0] * x[0] + w_in[k][1] * x[1] + sum(map(mul, w_rec[k], state)))
                  for k in range(hidden)]
         states.append(state)
     z = net["head_bias"][0] + sum(map(mul, net["head"], state))
     return sigmoid_clipped(z), states
 
 
-def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int) -> dict:
+def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int, tanh=math.tanh) -> dict:
     """Train ``net`` in place on ``data`` (pairs of steps and label) as lesson 13 does.
 
     Cross-entropy, one example at a time in the orders of `epoch_orders(len(data), epochs, seed)`,
     backpropagation through time written out: the head steps first, then the walk back in time, where
     every weight is stepped as soon as its gradient at step t is known (so earlier steps pass the error
-    back through recurrent weights the later steps have already moved).
+    back through recurrent weights the later steps have already moved). ``tanh`` is the hyperbolic
+    tangent of the forward passes (`plain_forward`).
     """
     data = require_nonempty("data", data)
     require_int("epochs", epochs, minimum=0)
@@ -221,7 +247,7 @@ def train_plain(net: dict, data: Sequence, epochs: int, rate: float, seed: int) 
     for order in epoch_orders(len(data), epochs, seed):
         for index in order:
             steps, label = data[index]
-            probability, states = plain_forward(net, steps)
+            probability, states = plain_forward(net, steps, tanh)
             error = probability - label
             grad_state = [error * head[k] for k in range(hidden)]
             for k in range(hidden):

@@ -5,11 +5,7 @@ through it, so the heading always lines up with the numbers below it::
 
     table = Table(("run", ">6"), ("test", ">8.4f"))
     print(table.header())      # '   run     test'
-    print(table.row(1, 0.7857))  # '     1   0.7857'
-
-A table that is *shown* rather than printed (kept out of stdout, which the tests compare with the
-source's) is a Markdown table given to `show_table`.
-"""
+    print(table.row(1, 0.7857))  # '     1   0.7857'"""
 
 import re
 from collections.abc import Sequence
@@ -120,25 +116,33 @@ def band_label(values: Sequence[float], noun: str = "runs") -> str:
     return band_text(values)
 
 
-MARKDOWN_ROW = re.compile(r"^\|.*\|$")
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
+    """A table of already formatted cells as Markdown, every column right-aligned (numbers line up).
 
-
-def show_table(markdown: str) -> None:
-    """Show a Markdown table (``| a | b |`` rows, the second one the alignment row) in the notebook and
-    on the page, without printing it: stdout carries only the tables the source printed.
-
-    In IPython it is displayed as Markdown; outside IPython (a script, the page's in-browser run) it is
-    kept in `coursekit.registry`, where the page's runner reads it to replace the table shown. Use it
-    instead of ``IPython.display``, which a lesson never calls.
+    >>> print(markdown_table(["batch", "updates"], [[10, "1,200"], [30, 400]]))
+    | batch | updates |
+    |---:|---:|
+    | 10 | 1,200 |
+    | 30 | 400 |
     """
-    if not isinstance(markdown, str):
-        raise ValueError(f"markdown must be a Markdown table as text, got {markdown!r}")
-    rows = markdown.strip().splitlines()
-    if len(rows) < 2 or not all(MARKDOWN_ROW.match(row.strip()) for row in rows):
-        raise ValueError(f"markdown must be a Markdown table (a heading row, an alignment row, then rows "
-                         f"written | a | b |), got {markdown!r}")
-    registry.record_display("text/markdown", markdown)
-    if registry.ipython_shell() is not None:
-        from IPython.display import display
+    header = [str(cell) for cell in require_nonempty("header", header)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---:|" * len(header)]
+    for k, row in enumerate(require_nonempty("rows", rows)):
+        if len(row) != len(header):
+            raise ValueError(f"rows[{k}] must have one cell per column ({len(header)}), got {len(row)}")
+        lines.append("| " + " | ".join(str(cell) for cell in row) + " |")
+    return "\n".join(lines)
 
-        display({"text/markdown": markdown, "text/plain": markdown}, raw=True)
+
+def show_table(header: Sequence[str], rows: Sequence[Sequence]) -> None:
+    """Show `markdown_table` as a cell output, rendered as a table in JupyterLab and on the book's
+    pages (the text itself for a plain-text reader). Nothing goes to stdout, so a lesson's printed
+    tables stay those of the source. Outside IPython nothing is shown: the table is kept in
+    `coursekit.registry`, where the page's in-browser run reads it to replace the table shown."""
+    text = markdown_table(header, rows)
+    registry.record_display("text/markdown", text)
+    if registry.ipython_shell() is None:
+        return
+    from IPython.display import display
+
+    display({"text/markdown": text, "text/plain": text}, raw=True)

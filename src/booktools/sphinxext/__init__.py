@@ -15,9 +15,10 @@
 - **The Course Wrap-Up.** The ``wrap-up`` directive builds the course's closing table from every
   lesson's execution in the book's cache (`booktools.wrapup`); the page is rebuilt when one changes.
 - **The seed atlas.** Beside each claim a lesson page quotes (``{eval}`name``` of a recorded claim),
-  a small badge says in how many of the atlas's seeds that conclusion held and links to its row on the
-  atlas page (``seed-atlas`` directive); when the lesson changed since the atlas was built, the badge
-  says the atlas is out of date instead; without an atlas, nothing is added (`booktools.atlas`).
+  a small badge says in how many of the atlas's seeds that conclusion held, with the 95% Wilson interval
+  of that share ("held in 73 of 100 seeds, 64–81%"), and links to its row on the atlas page
+  (``seed-atlas`` directive); when the lesson changed since the atlas was built, the badge says the
+  atlas is out of date instead; without an atlas, nothing is added (`booktools.atlas`).
 - **Rerun in the page.** Each lesson page gets a run panel after its parameters cell: the reader's
   seed (and other parameters) rerun the lesson's code in the browser, in Pyodide, and the page's
   printed tables, quoted numbers and claim sentences are replaced in place (``static/run.js``). Here
@@ -318,8 +319,12 @@ def atlas_badge(app, docname: str, name: str):
         text, anchor, title = "seed atlas out of date", "", ("This lesson changed since the seed atlas was "
                                                             "built: run make atlas to measure it again.")
     else:
-        text, anchor = f"held in {entry.kept} of {entry.seeds} seeds", entry.anchor
-        title = f"This conclusion was reached again in {entry.kept} of the atlas's {entry.seeds} seeds."
+        text, anchor = entry.held_words, entry.anchor
+        low, high = entry.interval
+        title = (f"This conclusion was reached again in {entry.kept} of the atlas's {entry.seeds} "
+                 f"{'seed' if entry.seeds == 1 else 'seeds'}; the share of all seeds that reach it lies between "
+                 f"{low:.0%} and {high:.0%} ({atlas.CONFIDENCE:.0%} Wilson interval): "
+                 f"{atlas.BAND_WORDS[entry.band]}.")
     badge = nodes.reference("", "", nodes.Text(text), refuri="", classes=[BADGE_CLASS], reftitle=title)
     badge["booktools_anchor"] = anchor
     return badge
