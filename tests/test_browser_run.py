@@ -23,7 +23,14 @@ import threading
 import nbformat
 import pytest
 from conftest import ROOT
-from test_pyodide_lessons import compare_quotes, compare_tables, sensitive_cells, stdout_by_cell
+from test_pyodide_lessons import (
+    compare_quotes,
+    compare_shown_tables,
+    compare_tables,
+    sensitive_cells,
+    stdout_by_cell,
+    tables_by_cell,
+)
 
 from booktools.browser import CELL_CLASS, NAME_CLASS, QUOTE_CLASS, unavailable_reason
 from booktools.execute import executed_path
@@ -118,6 +125,24 @@ class Visit:
             return found;
         }}""").items()}
 
+    def shown_tables(self) -> dict[int, list[list[list[str]]]]:
+        """The body rows of every table a code cell shows on the page (not printed), by cell index."""
+        return {int(index): tables for index, tables in self.page.evaluate(f"""() => {{
+            const found = {{}};
+            for (const cell of document.querySelectorAll("[class*='{CELL_CLASS}']")) {{
+              const index = [...cell.classList].find((c) => /^{CELL_CLASS}\\d+$/.test(c)).slice({len(CELL_CLASS)});
+              const output = cell.querySelector('.cell_output');
+              if (!output) continue;
+              const tables = [...output.children].filter((child) => !child.classList.contains('output'))
+                .map((block) => block.querySelector('table') || (block.matches('table') ? block : null))
+                .filter((table) => table)
+                .map((table) => [...table.querySelectorAll('tbody tr')].map((tr) =>
+                  [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
+              if (tables.length) found[index] = tables;
+            }}
+            return found;
+        }}""").items()}
+
     def close(self):
         self.context.close()
 
@@ -142,7 +167,7 @@ def test_rerun_with_seed_seven_shows_the_seed_seven_execution(number, site, brow
         state = visit.run("7")
         error_text = visit.panel.locator(".coursekit-run-error").text_content()
         assert state == "done", f"{lesson.stem}: the run ended '{state}': {error_text}"
-        shown, printed = visit.quotes(), visit.printed()
+        shown, printed, tables = visit.quotes(), visit.printed(), visit.shown_tables()
     finally:
         visit.close()
     glued = {name: pasted(text) for name, text in glued_texts(executed).items()}
@@ -156,6 +181,8 @@ def test_rerun_with_seed_seven_shows_the_seed_seven_execution(number, site, brow
     by_shape = sensitive_cells(executed_lessons[lesson.stem][0], lesson.number)
     problems = compare_tables(printed, stdout_by_cell(executed), by_shape)
     assert not problems, f"{lesson.stem}: the page's tables after the rerun:\n" + "\n".join(problems)
+    problems = compare_shown_tables(lesson.number, tables, tables_by_cell(executed))
+    assert not problems, f"{lesson.stem}: the tables shown on the page after the rerun:\n" + "\n".join(problems)
     outside = [url for url in visit.requests if not url.startswith(site)]
     assert not outside, f"{lesson.stem}: requests left the site: {outside}"
     assert any("/_static/pyodide/pyodide.asm.wasm" in url for url in visit.requests), "Pyodide was not loaded"

@@ -59,13 +59,50 @@ def compare_quotes(number: int, shown: dict[str, str], quoted: dict[str, str], c
     return problems
 
 
-def stdout_by_cell(notebook) -> dict[int, str]:
-    """What each code cell of an executed notebook printed, by its index among the lesson's cells (the
-    cell papermill injects after the parameters cell, with a run's parameters, is not the lesson's)."""
+def lesson_cells(notebook) -> list:
+    """An executed notebook's cells, as the lesson numbers them (the cell papermill injects after the
+    parameters cell, with a run's parameters, is not the lesson's)."""
     cells = nbformat.read(notebook, as_version=4).cells if not isinstance(notebook, dict) else notebook["cells"]
-    cells = [cell for cell in cells if "injected-parameters" not in cell.get("metadata", {}).get("tags", [])]
+    return [cell for cell in cells if "injected-parameters" not in cell.get("metadata", {}).get("tags", [])]
+
+
+def tables_by_cell(notebook) -> dict[int, list[str]]:
+    """The Markdown tables each code cell showed (`coursekit.tables.show_table`), by cell index."""
+    shown = {}
+    for index, cell in enumerate(lesson_cells(notebook)):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "display_data" and "text/markdown" in output.get("data", {}):
+                text = output["data"]["text/markdown"]
+                shown.setdefault(index, []).append("".join(text) if isinstance(text, list) else text)
+    return shown
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """The body rows of a Markdown table, each a list of its cells' texts."""
+    rows = [row.strip().strip("|").split("|") for row in markdown.strip().splitlines()]
+    return [[cell.strip() for cell in row] for row in rows[2:]]
+
+
+def compare_shown_tables(number: int, shown: dict, executed: dict) -> list[str]:
+    """Rows of the tables a run showed against an execution's, cell by cell: equal, or (measured times,
+    `MACHINE_TIMES`) the same words with numbers where numbers."""
+    problems = []
+    for index in sorted(set(shown) | set(executed)):
+        got, want = shown.get(index, []), [table_rows(text) for text in executed.get(index, [])]
+        if got == want:
+            continue
+        if number in MACHINE_TIMES and len(got) == len(want) and all(
+                len(g) == len(w) and all(same_words_and_numbers(" ".join(a), " ".join(b)) for a, b in zip(w, g))
+                for g, w in zip(got, want)):
+            continue
+        problems.append(f"cell {index}: shown {got}, executed {want}")
+    return problems
+
+
+def stdout_by_cell(notebook) -> dict[int, str]:
+    """What each code cell of an executed notebook printed, by its index among the lesson's cells."""
     printed = {}
-    for index, cell in enumerate(cells):
+    for index, cell in enumerate(lesson_cells(notebook)):
         text = "".join(output["text"] for output in cell.get("outputs", [])
                        if output.get("output_type") == "stream" and output.get("name") == "stdout")
         if cell["cell_type"] == "code" and text:
@@ -167,5 +204,8 @@ def test_lesson_quotes_and_claims_in_pyodide_as_in_the_book(lesson, pyodide_runs
     assert result["claims"].keys() == claims.keys(), f"{lesson.stem}: other claims recorded in Pyodide"
     problems = compare_quotes(lesson.number, result["texts"], quoted, set(claims))
     assert not problems, f"{lesson.stem} quoted otherwise in Pyodide:\n" + "\n".join(problems)
+    shown = {int(index): [table_rows(text) for text in texts] for index, texts in result["displays"].items()}
+    problems = compare_shown_tables(lesson.number, shown, tables_by_cell(notebook))
+    assert not problems, f"{lesson.stem} showed other tables in Pyodide:\n" + "\n".join(problems)
     if not sensitive_tokens(EXPECTED, lesson.number):
         assert result["claims"] == claims, f"{lesson.stem}: other claims in Pyodide"

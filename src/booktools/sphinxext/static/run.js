@@ -274,15 +274,25 @@
   }
 
   // A Markdown table a cell showed (coursekit.tables.show_table): the page keeps its headings (they may
-  // hold maths) and takes the run's rows, cell by cell; where the page shows it as text, the text.
+  // hold maths) and takes the run's rows, each cell styled as the published one of its column; where
+  // the page shows the table as text, the text.
   function showTable(block, markdown) {
     const rows = markdown.trim().split("\n").map((row) => row.trim().replace(/^\||\|$/g, "").split("|")
       .map((cell) => cell.trim()));
     const body = rows.slice(2);
     const table = block.matches("table") ? block : block.querySelector("table");
-    const shown = table ? Array.from(table.querySelectorAll("tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"))) : [];
-    if (table && shown.length === body.length && shown.every((cells, i) => cells.length === body[i].length)) {
-      shown.forEach((cells, i) => cells.forEach((cell, j) => { cell.textContent = body[i][j]; }));
+    const tbody = table && table.querySelector("tbody");
+    const model = tbody && tbody.querySelector("tr");
+    if (model && body.every((cells) => cells.length === model.children.length)) {
+      tbody.replaceChildren(...body.map((cells) => {
+        const row = model.cloneNode(false);
+        row.append(...cells.map((text, j) => {
+          const cell = model.children[j].cloneNode(false);
+          cell.textContent = text;
+          return cell;
+        }));
+        return row;
+      }));
     } else {
       block.textContent = markdown;
       block.style.whiteSpace = "pre-wrap";
