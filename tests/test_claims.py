@@ -315,3 +315,21 @@ def test_quoted_text_reads_as_english_under_both_seeds(lesson, executed_lessons,
         texts = {name: ast.literal_eval(text) for name, text in glued_texts(notebook).items()}
         found = badly_worded(texts)
         assert not found, f"{lesson.stem} ({seed}): quoted text that reads badly:\n- " + "\n- ".join(found)
+
+
+def test_a_tie_and_a_single_disagreement_read_as_english():
+    a = Runs("The wide network", [[1, 1, 0, 0], [1, 0, 0, 0]])
+    b = Runs("the narrow one", [[1, 1, 0, 0], [1, 1, 1, 0]])
+    assert measured("x", Comparison(a, b), subject="Widening").says == (
+        "Widening changes nothing (both 0.5000): not a measured difference.")
+    one = Runs("the other", [[1, 0, 0, 0], [1, 0, 0, 0]])
+    says = measured("x", Comparison(a, one), noun="subscriber").says
+    assert "the two disagree on a single subscriber (McNemar's exact test: p = 1.000, not under 0.05)" in says
+
+
+def test_numbers_that_happen_to_be_zeros_and_ones_can_be_read_as_numbers():
+    leads = Runs("the lead", [[1, 0, 1], [0, 0, 1]], as_numbers=True)
+    assert not leads.binary and Runs("hits", [[1, 0, 1]]).binary
+    Comparison(leads, Runs("other leads", [[0.5, -1, 1], [1, 1, 1]]))   # numbers with numbers: accepted
+    with pytest.raises(ValueError, match="must both be right-or-wrong"):
+        Comparison(Runs("hits", [[1, 0, 1], [1, 1, 1]]), leads)

@@ -114,13 +114,16 @@ def _sampling_words(comparison: Comparison, noun: str) -> str:
         only_a, only_b = comparison.disagreements
         p = comparison.p_value
         verdict = "under" if comparison.beyond_sampling else "not under"
+        if only_a + only_b == 1:
+            return (f"the two disagree on a single {noun} (McNemar's exact test: {_p_words(p)}, {verdict} "
+                    f"0.05)")
         return (f"the {counted(only_a + only_b, noun)} on which the two disagree split {only_a} to {only_b} "
                 f"(McNemar's exact test: {_p_words(p)}, {verdict} 0.05)")
     sampling = f"two standard errors of the paired difference ({comparison.sampling_error:.4f})"
     return f"more than {sampling}" if comparison.beyond_sampling else f"no more than {sampling}"
 
 
-def measured(name: str, comparison: Comparison, *legacy, subject: str | None = None, noun: str = "row",
+def measured(name: str, comparison: Comparison, *, subject: str | None = None, noun: str = "row",
              spec: str = ".4f") -> Claim:
     r"""The course's standard claim that a difference *is measured*: beyond both the run-to-run spread
     and the sampling error of the paired difference (`coursekit.noise.Comparison`).
@@ -145,9 +148,9 @@ def measured(name: str, comparison: Comparison, *legacy, subject: str | None = N
     >>> same = Runs("the same network", [[1] * 90 + [0] * 10])
     >>> print(measured("gain_measured", Comparison(wide, same)).says)
     The wide network and the same network score the same (0.9000): not a measured difference.
+    >>> print(measured("gain_measured", Comparison(wide, same), subject="Widening").says)
+    Widening changes nothing (both 0.9000): not a measured difference.
     """
-    if isinstance(comparison, str):  # the earlier signature (name, what, change, run, error)
-        return _legacy_measured(name, comparison, *legacy, **({} if spec == ".4f" else {"spec": spec}))
     if not isinstance(comparison, Comparison):
         raise ValueError(f"{name}: comparison must be a coursekit.noise.Comparison of the two settings' runs, "
                          f"got {comparison!r}")
@@ -158,8 +161,11 @@ def measured(name: str, comparison: Comparison, *legacy, subject: str | None = N
     change = comparison.change
     count = f" ({counted(abs(comparison.change_count), noun)})" if comparison.binary else ""
     if change == 0:
-        same = (f"{comparison.a.label} and {comparison.b.label} score the same ({comparison.a.number:{spec}}): "
-                "not a measured difference.")
+        if subject is not None:
+            same = f"{subject} changes nothing (both {comparison.a.number:{spec}}): not a measured difference."
+        else:
+            same = (f"{comparison.a.label} and {comparison.b.label} score the same "
+                    f"({comparison.a.number:{spec}}): not a measured difference.")
         return Claim(name, False, yes=same, no=same)
     if subject is not None:
         head = f"{subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}{count}"
@@ -187,8 +193,8 @@ SECOND_RUN_CLAIM = "second_run_outweighs_change"
 """The name of every lesson's closing claim (`second_run_outweighs`), which the Course Wrap-Up counts."""
 
 
-def second_run_outweighs(network: Runs, change: float | Comparison, subject: str | None = None,
-                         between: str | None = None, spec: str = ".4f", **legacy) -> Claim:
+def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: str | None = None,
+                         between: str | None = None, spec: str = ".4f") -> Claim:
     """The course's closing question for a lesson: did the second run move the network's number more
     than the change the lesson studied (capacity, depth, heads, an architecture)?
 
@@ -204,9 +210,6 @@ def second_run_outweighs(network: Runs, change: float | Comparison, subject: str
     >>> second_run_outweighs(network, 0.01, between="the good runs").says
     "The second run moves the network's number by 0.0200, more than the 0.0100 between the good runs."
     """
-    if isinstance(network, str):  # the earlier signature (what, change, second_run_difference)
-        return _legacy_second_run_outweighs(network, change, subject, **({"spec": spec} | legacy)) \
-            if between is None else _legacy_second_run_outweighs(network, change, subject, between, **legacy)
     if not isinstance(network, Runs) or len(network.scores) < 2:
         raise ValueError(f"network must be the lesson's network as Runs with a second run, got {network!r}")
     if (subject is None) == (between is None):
@@ -249,62 +252,3 @@ def _require_change(name: str, value) -> float:
         raise ValueError(f"{name} must be a number, got {value!r}")
     return value
 
-
-# --- the earlier rule, kept until every lesson is on the paired rule ---------------------------------
-
-import math  # noqa: E402
-
-from .checks import require_positive_int  # noqa: E402
-
-
-def _legacy_is_measured(change: float, second_run_difference: float, sampling_error: float) -> bool:
-    """Until every lesson is on the paired rule: the earlier signature (to be removed)."""
-    for name, value in (("change", change), ("second_run_difference", second_run_difference),
-                        ("sampling_error", sampling_error)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-            raise ValueError(f"{name} must be a number, got {value!r}")
-    if sampling_error < 0:
-        raise ValueError(f"sampling_error must not be negative, got {sampling_error!r}")
-    return abs(change) > abs(second_run_difference) and abs(change) > sampling_error
-
-
-def _legacy_measured(name: str, what: str, change: float, second_run_difference: float, sampling_error: float,
-             spec: str = "+.4f") -> Claim:
-    """Until every lesson is on the paired rule: the earlier signature (to be removed)."""
-    if not isinstance(what, str) or not what.strip():
-        raise ValueError(f"{name}: what must name the change, got {what!r}")
-    holds = _legacy_is_measured(change, second_run_difference, sampling_error)
-    run, error = abs(second_run_difference), sampling_error
-    beyond_run, beyond_error = abs(change) > run, abs(change) > error
-    yardsticks = (f"the second run's difference ({run:.4f})", f"the sampling error ({error:.4f})")
-    if beyond_run and beyond_error:
-        reason = f"is larger than both {yardsticks[0]} and {yardsticks[1]}"
-    elif beyond_run:
-        reason = f"is larger than {yardsticks[0]} but not than {yardsticks[1]}"
-    elif beyond_error:
-        reason = f"is larger than {yardsticks[1]} but not than {yardsticks[0]}"
-    else:
-        reason = f"is no larger than {yardsticks[0]} or {yardsticks[1]}"
-    head = f"{what}, {change:{spec}}, "
-    return Claim(name, holds, yes=f"{head}{reason}: a measured difference.",
-                 no=f"{head}{reason}: not a measured difference.")
-
-
-
-def _legacy_second_run_outweighs(what: str, change: float, second_run_difference: float,
-                         spec: str = ".4f", examples: int | None = None) -> Claim:
-    """Until every lesson is on the paired rule: the earlier signature (to be removed)."""
-    if not isinstance(what, str) or not what.strip():
-        raise ValueError(f"what must name the change the lesson studied, got {what!r}")
-    for name, value in (("change", change), ("second_run_difference", second_run_difference)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{name} must be a number, got {value!r}")
-    if examples is not None:
-        require_positive_int("examples", examples)
-        change = round(change * examples) / examples
-        second_run_difference = round(second_run_difference * examples) / examples
-    run, studied = abs(second_run_difference), abs(change)
-    head = f"The second run moves the number by {run:{spec}}"
-    return Claim(SECOND_RUN_CLAIM, run > studied,
-                 yes=f"{head}, more than the {studied:{spec}} {what}.",
-                 no=f"{head}, no more than the {studied:{spec}} {what}.")

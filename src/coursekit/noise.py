@@ -163,7 +163,8 @@ class Runs:
     or a number (an error) where the lesson measures a mean. The setting's **number** is the mean of
     its ``judged`` run (the first by default): the run the lesson reports. Runs differ only in their
     initial values, so their numbers' range is the setting's run-to-run **spread**. A setting with one
-    run (the baseline, which answers the same every time) has no spread.
+    run (the baseline, which answers the same every time) has no spread. Per-row numbers that happen to
+    be all 0 or 1 (a lead of -1, 0 or +1 that is never -1) are read as numbers with ``as_numbers=True``.
 
     >>> network = Runs("the network", [[1, 1, 0, 1], [1, 0, 0, 1]])
     >>> network.number, network.numbers, network.spread, network.second_run
@@ -173,6 +174,7 @@ class Runs:
     label: str
     scores: tuple
     judged: int = 0
+    as_numbers: bool = False  # True: numbers, even where they all happen to be 0 or 1
 
     def __post_init__(self):
         if not isinstance(self.label, str) or not self.label.strip():
@@ -197,8 +199,9 @@ class Runs:
 
     @property
     def binary(self) -> bool:
-        """Whether the scores are right-or-wrong answers (then numbers are accuracies)."""
-        return all(value in (0, 1) for run in self.scores for value in run)
+        """Whether the scores are right-or-wrong answers (then numbers are accuracies): all 0 or 1, unless
+        the setting was built ``as_numbers``."""
+        return not self.as_numbers and all(value in (0, 1) for run in self.scores for value in run)
 
     @property
     def totals(self) -> tuple:
@@ -349,12 +352,3 @@ class Comparison:
         """Beyond both yardsticks."""
         return self.beyond_spread and self.beyond_sampling
 
-
-def is_measured(change: float, second_run_difference: float, sampling_error: float) -> bool:
-    """The earlier rule, kept until every lesson is on `Comparison` (to be removed)."""
-    for name, value in (("change", change), ("second_run_difference", second_run_difference),
-                        ("sampling_error", sampling_error)):
-        _require_number(name, value)
-    if sampling_error < 0:
-        raise ValueError(f"sampling_error must not be negative, got {sampling_error!r}")
-    return abs(change) > abs(second_run_difference) and abs(change) > sampling_error
