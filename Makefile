@@ -4,7 +4,8 @@
 #               the book build)
 # Also: make lab (JupyterLab), make lesson N=01 ARGS="-p SEED 7", make site, make bench, make stress,
 #   make atlas [SEEDS=10] (every lesson's claims over seeds 1..SEEDS, shown by the next make book),
-#   make atlas SEEDS=1-100 SHARD=3/10 (one shard's partial atlas), make atlas-merge (the partials into one).
+#   make atlas SEEDS=1-100 SHARD=3/10 (one shard's partial atlas), make atlas-merge (the partials into one),
+#   make serve (the built site on http://127.0.0.1:8000/, where its pages can rerun a lesson).
 # Override the interpreter with `make book PYTHON=/path/to/python3.12`.
 
 PYTHON ?= $(shell .ci/find-python)
@@ -12,7 +13,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: book site lab test lessons lesson bench stress clean atlas atlas-merge
+.PHONY: book site lab test lessons lesson bench stress clean atlas atlas-merge serve pyodide
 
 SEEDS ?= 10
 SHARD ?=
@@ -42,9 +43,20 @@ $(STAMP): requirements.txt pyproject.toml
 lessons: $(STAMP)
 	$(BIN)/python -m booktools.execute
 
-book: lessons
+# Pyodide (Python in the browser) for rerunning a lesson in its page, pinned with integrity hashes in
+# package-lock.json and installed by npm ci; the build copies its core into the site's _static/pyodide/.
+# Without npm the book still builds: each lesson page then says why it has no run panel.
+NODE_STAMP := node_modules/.package-lock.json
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "npm not found: the book is built without the in-page run (install Node.js and npm for it)"; fi
+
+pyodide: $(NODE_STAMP)
+
+book: lessons pyodide
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
-	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html)."
+	@echo "Open _build/html/index.html in a browser (file://$(CURDIR)/_build/html/index.html), or run"
+	@echo "make serve and open http://127.0.0.1:8000/ to rerun a lesson in its page."
 
 # The seed atlas: every lesson executed with seeds 1..SEEDS (SEEDS=N or FIRST-LAST, no figures), its claims
 # counted; then make book. With SHARD=K/N only the K-th of N shards of the jobs, written as a partial atlas
@@ -63,18 +75,24 @@ lab: $(STAMP)
 lesson: $(STAMP)
 	@$(BIN)/python -m booktools.run $(N) $(ARGS)
 
+# The built site on loopback only (http://127.0.0.1:8000/, PORT=...): a page opened as a file cannot
+# start the in-page run's Python, a served one can
+serve: $(STAMP)
+	$(BIN)/python -m booktools.serve $(if $(PORT),--port $(PORT))
+
 # One archive of the built site (after make book), for any static host, under any path
 site:
 	@$(BIN)/python -m booktools.site
 
-test: $(STAMP)
+test: $(STAMP) pyodide
 	$(BIN)/ruff check src tests
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) pyodide
 	$(BIN)/python -m booktools.benchmark
 	$(BIN)/python -m booktools.benchmark --atlas $(SEEDS)
 	$(BIN)/python -m booktools.benchmark --shard
+	$(BIN)/python -m booktools.browserbench
 
 # Every lesson's explorer cell executed 20 times with stock nbclient: the hangs (there must be none)
 stress: $(STAMP)

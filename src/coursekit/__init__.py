@@ -13,7 +13,8 @@ numpy, no torch. A reader can hold each module in their head. The modules:
   network of unit 3), `curves` (training curves grown on demand).
 - **Reading results**: `tables` (the printed tables and bands of runs), `noise` (the run-to-run
   spread and the paired test), `claims` (conclusions computed from the numbers), `prose` (numbers
-  quoted into the text), `progress`.
+  quoted into the text), `progress`, `registry` (what was quoted, claimed and shown, for a runner
+  without IPython).
 - **Showing them**: `plots` (figures with their descriptions, and the ``FIGURES`` switch),
   `explorer` (the interactive figures), `checks` (argument checks that name the bad value).
 

@@ -17,7 +17,8 @@ three things at once::
 - every claim is recorded in one machine-readable output of the executed notebook, mime type
   `CLAIMS_MIME`, ``{name: {"holds": bool, "says": sentence}}``, which no reader sees (no renderer of
   JupyterLab or of the book's HTML build shows that type) and which the tests and the seed atlas read;
-- nothing is displayed or set outside IPython (a script, a test).
+- outside IPython (a script, a test, the page's in-browser run) nothing is displayed or set: the
+  sentences and claims are kept in `coursekit.registry`, where a runner reads them.
 
 So with any seed no sentence of a lesson contradicts its own table: the sentence is the outcome.
 """
@@ -25,6 +26,7 @@ So with any seed no sentence of a lesson contradicts its own table: the sentence
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import registry
 from .noise import Comparison, Paired, Runs
 from .prose import counted, glue, require_quotable_name
 
@@ -91,8 +93,10 @@ def claims_record(claims) -> dict:
 
 
 def record(*claims: Claim) -> None:
-    """Quote each claim's sentence under its name and record all of them as one `CLAIMS_MIME` output."""
+    """Quote each claim's sentence under its name and record all of them as one `CLAIMS_MIME` output
+    (outside IPython they are only kept in `coursekit.registry`)."""
     recorded = claims_record(claims)
+    registry.record_claims(recorded)
     shown = glue({name: entry["says"] for name, entry in recorded.items()})
     if shown:
         from IPython.display import display

@@ -11,6 +11,7 @@ import html
 import io
 from collections.abc import Mapping, Sequence
 
+from . import registry
 from .checks import require_bool, require_nonempty
 
 _drawing = True
@@ -111,15 +112,13 @@ def show(figure, description: str, caption: str | None = None) -> None:
     (`draw_figures`), so that a lesson's tables and claims need no plotting library at all.
 
     In JupyterLab and on the book's pages the figure is HTML (an image with its description); outside
-    IPython the figure is simply closed. Nothing goes to stdout.
+    IPython the figure is simply closed. Nothing goes to stdout. IPython itself is never required.
     """
     if not isinstance(description, str) or len(description.split()) < 4:
         raise ValueError(f"description must say in words what the figure shows, got {description!r}")
     if caption is not None and (not isinstance(caption, str) or not caption.strip()):
         raise ValueError(f"caption must be a non-empty sentence or None, got {caption!r}")
-    from IPython import get_ipython
-
-    shell = get_ipython()
+    shell = registry.ipython_shell()
     if not _drawing:
         if not callable(figure):
             import matplotlib.pyplot as plt

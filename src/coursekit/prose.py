@@ -18,6 +18,7 @@ A name is quoted once per lesson, so every sentence shows the value of the one c
 
 import keyword
 
+from . import registry
 from .checks import require_int
 
 GLUE_PREFIX = "application/papermill.record/"
@@ -40,15 +41,15 @@ def _check(name: str, value) -> None:
 
 
 def glue(texts: dict) -> bool:
-    """Set each name of ``texts`` in the notebook and glue its text for the HTML book.
+    """Keep each name of ``texts`` in `coursekit.registry` and, in IPython, set it in the notebook and
+    glue its text for the HTML book.
 
-    Returns False (and does nothing) outside IPython. `quote` and `coursekit.claims.record` use it.
+    Returns whether it glued (False outside IPython). `quote` and `coursekit.claims.record` use it.
     """
     for name, value in texts.items():
         _check(name, value)
-    from IPython import get_ipython  # imported here so that coursekit itself needs no IPython
-
-    shell = get_ipython()
+    registry.record_texts(texts)
+    shell = registry.ipython_shell()
     if shell is None:
         return False
     from IPython.display import display
@@ -64,7 +65,8 @@ def quote(**texts) -> None:
     """Make each ``name=text`` a variable of the notebook and glue it for the HTML book.
 
     Every value must be a ``str`` (a number formatted as the sentence shows it) or an ``int`` (a
-    count). Outside IPython (a plain script, a test) nothing is displayed and nothing is set.
+    count). Outside IPython (a plain script, a test, the page's in-browser run) nothing is displayed
+    and nothing is set: the texts are only kept in `coursekit.registry`, where a runner reads them.
     """
     if not texts:
         raise ValueError("texts: quote at least one name=text")

@@ -5,12 +5,12 @@ through it, so the heading always lines up with the numbers below it::
 
     table = Table(("run", ">6"), ("test", ">8.4f"))
     print(table.header())      # '   run     test'
-    print(table.row(1, 0.7857))  # '     1   0.7857'
-"""
+    print(table.row(1, 0.7857))  # '     1   0.7857'"""
 
 import re
 from collections.abc import Sequence
 
+from . import registry
 from .checks import require_nonempty, require_positive_int
 
 _SPEC = re.compile(r"^(?P<align>[<>^])?(?P<sign>[+\- ])?(?P<width>\d+)?(?P<rest>.*)$")
@@ -137,11 +137,11 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
 def show_table(header: Sequence[str], rows: Sequence[Sequence]) -> None:
     """Show `markdown_table` as a cell output, rendered as a table in JupyterLab and on the book's
     pages (the text itself for a plain-text reader). Nothing goes to stdout, so a lesson's printed
-    tables stay those of the source; outside IPython nothing is shown."""
+    tables stay those of the source. Outside IPython nothing is shown: the table is kept in
+    `coursekit.registry`, where the page's in-browser run reads it to replace the table shown."""
     text = markdown_table(header, rows)
-    from IPython import get_ipython  # imported here so that coursekit itself needs no IPython
-
-    if get_ipython() is None:
+    registry.record_display("text/markdown", text)
+    if registry.ipython_shell() is None:
         return
     from IPython.display import display
 

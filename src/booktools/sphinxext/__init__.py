@@ -19,6 +19,12 @@
   of that share ("held in 73 of 100 seeds, 64–81%"), and links to its row on the atlas page
   (``seed-atlas`` directive); when the lesson changed since the atlas was built, the badge says the
   atlas is out of date instead; without an atlas, nothing is added (`booktools.atlas`).
+- **Rerun in the page.** Each lesson page gets a run panel after its parameters cell: the reader's
+  seed (and other parameters) rerun the lesson's code in the browser, in Pyodide, and the page's
+  printed tables, quoted numbers and claim sentences are replaced in place (``static/run.js``). Here
+  the pasted texts and code cells are marked for it, each lesson's code is shipped as a small file
+  and Pyodide's core is copied into ``_static/pyodide/`` (`booktools.browser`); a build without npm
+  shows one line saying why there is no panel.
 - **Pages follow their execution.** A lesson is executed again when coursekit or the pinned packages
   change, while its text stays the same; Sphinx rebuilds a page only when its source or a noted
   dependency is newer, so the executed notebook is noted as one.
@@ -44,6 +50,7 @@ from sphinx.util.docutils import SphinxDirective
 from coursekit.explorer import EXPLORER_CLASS
 from coursekit.plots import FIGURE_CLASS
 
+from .. import browser
 from ..outputs import glued_texts
 
 STATIC = Path(__file__).parent / "static"
@@ -110,6 +117,7 @@ def offer_notebook(app, pagename: str, context: dict) -> None:
     notebook = executed_notebook(app, pagename)
     if notebook is None:
         return
+    ship_lesson(app, pagename, notebook)
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(readable_notebook(notebook), indent=1, ensure_ascii=False) + "\n",
@@ -188,6 +196,69 @@ def depend_on_execution(app, docname, source):
         app.env.note_dependency(str(executed))
 
 
+# --- rerun in the page ------------------------------------------------------------------------------------
+
+def run_unavailable(app) -> str | None:
+    """Why this build offers no in-page run (`booktools.browser.unavailable_reason`), decided once."""
+    if not hasattr(app, "booktools_run_unavailable"):
+        app.booktools_run_unavailable = browser.unavailable_reason(Path(app.srcdir))
+    return app.booktools_run_unavailable
+
+
+def run_panel(app, lesson) -> nodes.raw:
+    """The place of the run panel (built by ``run.js``), or the line saying why there is none."""
+    reason = run_unavailable(app)
+    if reason:
+        html = f'<p class="{browser.PANEL_CLASS} {browser.PANEL_CLASS}-unavailable">{reason}</p>'
+    else:
+        html = (f'<div class="{browser.PANEL_CLASS}" data-lesson="{lesson.stem}" role="region" '
+                f'aria-label="Rerun this lesson in your browser"></div>')
+    return nodes.raw("", html, format="html")
+
+
+def mark_lesson_cells(app, doctree, docname) -> None:
+    """On a lesson page, give each code cell the class naming its index in the notebook, and put the
+    run panel after the ``parameters`` cell."""
+    lesson = lesson_of(app, docname)
+    if lesson is None:
+        return
+    cells = list(doctree.findall(lambda node: isinstance(node, nodes.container)
+                                 and node.get("nb_element") == "cell_code"))
+    for cell in cells:
+        cell["classes"].append(f"{browser.CELL_CLASS}{cell['cell_index']}")
+    tagged = [cell for cell in cells if "parameters" in cell.get("cell_metadata", {}).get("tags", [])]
+    if tagged:
+        tagged[0].parent.insert(tagged[0].parent.index(tagged[0]) + 1, run_panel(app, lesson))
+
+
+def ship_lesson(app, pagename: str, notebook: dict) -> None:
+    """Write the lesson's code and parameters for the in-page run (`booktools.browser.lesson_payload`)."""
+    lesson = lesson_of(app, pagename)
+    if lesson is None or run_unavailable(app):
+        return
+    payload = browser.lesson_payload(lesson.stem, lesson.number, notebook,
+                                     Path(app.srcdir) / "tests" / "expected")
+    browser.write_payload(Path(app.outdir) / "_static", payload)
+
+
+def ship_runtime(app, exception) -> None:
+    """Copy Pyodide's core and write coursekit and the runner into the site, once the build succeeded."""
+    if exception is not None or app.builder.format != "html" or run_unavailable(app):
+        return
+    static = Path(app.outdir) / "_static"
+    browser.copy_pyodide(Path(app.srcdir), static)
+    browser.write_runtime(Path(app.srcdir), static)
+
+
+def reread_on_run_change(app, env, added, changed, removed):
+    """Pyodide installed or gone since the last build: every lesson page's panel changes."""
+    state = run_unavailable(app) or "available"
+    if getattr(env, "booktools_run_state", None) == state:
+        return []
+    env.booktools_run_state = state
+    return [docname for docname in env.found_docs if lesson_of(app, docname)]
+
+
 # --- the seed atlas ---------------------------------------------------------------------------------------
 
 ATLAS_DOC = "book/atlas"
@@ -264,8 +335,12 @@ class EvalRole(PasteTextRole):
 
     def run(self):
         pasted, messages = super().run()
+        name = self.text.strip()
+        # the page's in-browser run finds each pasted text by its name, in a span around myst-nb's
+        pasted = [nodes.inline("", "", node, classes=[browser.QUOTE_CLASS, browser.NAME_CLASS + name])
+                  if isinstance(node, nodes.inline) else node for node in pasted]
         env = self.document.settings.env
-        badge = atlas_badge(env.app, env.docname, self.text.strip()) if pasted else None
+        badge = atlas_badge(env.app, env.docname, name) if pasted else None
         if badge is not None:
             pasted = [*pasted, nodes.Text(" "), badge]
         return pasted, messages
@@ -348,13 +423,19 @@ def setup(app):
     app.add_directive("seed-atlas", SeedAtlasDirective)
     app.add_role("eval", EvalRole(), override=True)
     app.connect("env-get-outdated", reread_on_new_atlas)
+    app.connect("env-get-outdated", reread_on_run_change)
     app.connect("doctree-resolved", link_badges)
+    app.connect("doctree-resolved", mark_lesson_cells)
     app.connect("source-read", depend_on_execution)
     app.connect("builder-inited", on_builder_inited)
     app.add_js_file("explorer.js")
     app.add_css_file("explorer.css")
+    app.add_js_file("run.js")
+    app.add_css_file("run.css")
     app.connect("html-page-context", on_page_context)  # before the theme builds its download menu (501)
     app.connect("build-finished", copy_mathjax)
+    app.connect("build-finished", ship_runtime)
     app.connect("build-finished", label_theme_controls)
-    # env_version 2: pages read before their executed notebook was a dependency are all read again
-    return {"version": "1", "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}
+    # env_version 2: pages read before their executed notebook was a dependency are all read again;
+    # 3: pages read before their pasted texts and code cells were marked for the in-page run
+    return {"version": "1", "env_version": 3, "parallel_read_safe": True, "parallel_write_safe": True}
