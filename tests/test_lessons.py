@@ -113,7 +113,7 @@ def code_cells(lesson) -> list[str]:
     return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
 
 
-CLAIM_MAKERS = {"Claim", "measured"}
+CLAIM_MAKERS = {"Claim", "measured", "measured_again"}
 """What builds a claim in a lesson (`coursekit.claims`): its first argument is a quoted name too."""
 
 

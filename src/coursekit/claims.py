@@ -236,6 +236,41 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
                  no=f"{head}, {reason}: not a measured difference.")
 
 
+def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, noun: str = "row",
+                   earlier: str = "the first runs", spec: str = ".4f") -> Claim:
+    """The same comparison as ``first`` read on the two settings' second runs, with its `measured`
+    sentence and whether it agrees: the claim holds when the second runs keep the first runs' side and
+    verdict. A verdict read from first runs is one draw of initial values; the reader sees the second
+    runs beside it, and this says whether they tell the same story.
+
+    >>> a = Runs("A", [[1] * 150 + [0] * 50, [1] * 148 + [0] * 52])
+    >>> b = Runs("B", [[0] * 50 + [1] * 100 + [0] * 50] * 2)
+    >>> print(measured_again("again", Comparison(a, b), "A's second run", "B's").says)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    A's second run is ahead of B's by 0.2400 (48 rows), more than the run-to-run spread (0.0100) and more
+    than two standard errors of the paired difference (0.0636): a measured difference, as in the first
+    runs.
+    """
+    if not isinstance(first, Comparison):
+        raise ValueError(f"{name}: first must be the Comparison of the first runs, got {first!r}")
+    again = first.on_second_runs(a_label, b_label)
+    words = measured(name, again, noun=noun, spec=spec).says[:-1]
+    agree = again.side == first.side and again.measured == first.measured
+    if agree:
+        tail = f", as in {earlier}."
+    elif again.side * first.side < 0:
+        tail = f", the other way round from {earlier}" + (
+            f", so the verdict above rests on {earlier} alone." if first.measured else ".")
+    elif again.side != first.side:
+        verb = "were" if earlier.endswith("s") else "was"
+        tail = f", where {earlier} {verb}{'' if first.side == 0 else ' not'} level."
+    elif first.measured:
+        tail = f", unlike {earlier}, so the verdict above rests on {earlier} alone."
+    else:
+        tail = f", unlike {earlier}."
+    return Claim(name, agree, yes=words + tail, no=words + tail)
+
+
 SECOND_RUN_CLAIM = "second_run_outweighs_change"
 """The name of every lesson's closing claim (`second_run_outweighs`), which the Course Wrap-Up counts."""
 

@@ -429,3 +429,17 @@ class Comparison:
         """Beyond both yardsticks."""
         return self.beyond_spread and self.beyond_sampling
 
+    @property
+    def side(self) -> int:
+        """+1 when the first setting is ahead, -1 when it is behind, 0 for a tie."""
+        return (self.change > 0) - (self.change < 0)
+
+    def on_second_runs(self, a_label: str, b_label: str) -> "Comparison":
+        """The same two settings read on their second runs (a one-run setting, the baseline, on its only
+        run), against the same spreads: does the verdict of the judged runs hold there too?"""
+        def second(runs: Runs, label: str) -> Runs:
+            return Runs(label, runs.scores, judged=runs.second if len(runs.scores) > 1 else 0,
+                        as_numbers=runs.as_numbers)
+
+        return Comparison(second(self.a, a_label), second(self.b, b_label))
+
