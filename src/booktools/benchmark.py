@@ -33,6 +33,8 @@ from pathlib import Path
 
 import nbformat
 
+from coursekit.plots import FIGURE_CLASS
+
 from .lessons import find_lessons, project_root
 
 TARGET_LESSON, TARGET_BOOK = 1.8, 1.3
@@ -91,7 +93,8 @@ def cell_kind(cell) -> str:
     mimes = {mime for output in cell.get("outputs", []) for mime in output.get("data", {})}
     if "application/vnd.jupyter.widget-view+json" in mimes and "text/html" in mimes:
         return "explorer"
-    if "image/png" in mimes:
+    if "image/png" in mimes or any(FIGURE_CLASS in "".join(output.get("data", {}).get("text/html", ""))
+                                   for output in cell.get("outputs", [])):
         return "figures"
     lines = [line for line in cell.source.splitlines() if line.strip() and not line.startswith("#")]
     if lines and all(line.startswith(("import ", "from ", " ", ")")) for line in lines):
