@@ -805,9 +805,7 @@ def main(argv=None) -> int:
         jobs = sum(len(lesson["runs"]) for lesson in partial["lessons"].values())
         print(f"shard {shard} of {seeds_words(seeds)}: {jobs} jobs measured, {counter['executed']} executed, "
               f"{time.perf_counter() - started:.1f} s -> {partial_path(root, shard).relative_to(root)}")
-        for stem, reason in partial["missing"].items():
-            print(f"left out {stem}: {reason}", file=sys.stderr)
-        return 1 if partial["failed"] or partial["missing"] else 0
+        return exit_status(partial)
     atlas = build(root, seeds, args.lessons or None, args.workers, report=report)
     return summary(root, atlas, f"{counter['executed']} executions, {time.perf_counter() - started:.1f} s")
 
@@ -816,6 +814,11 @@ def summary(root: Path, atlas: dict, how: str) -> int:
     total = sum(len(lesson["claims"]) for lesson in atlas["lessons"].values())
     print(f"atlas of {len(atlas['lessons'])} lessons, {total} claims, {seeds_words(atlas['seeds'])}: {how} -> "
           f"{atlas_path(root).relative_to(root)}")
+    return exit_status(atlas)
+
+
+def exit_status(atlas: dict) -> int:
+    """Say which lessons an atlas (whole or partial) left out; 1 when any failed or was left out."""
     for stem, reason in atlas["missing"].items():
         print(f"left out {stem}: {reason}", file=sys.stderr)
     return 1 if atlas["failed"] or atlas["missing"] else 0
