@@ -206,7 +206,8 @@ def page_parts(html: str) -> tuple[str, str, list[str]]:
     """A lesson page's main text, its overview (the text before the first section) and its visible code
     lines (every code cell the page shows, collapsed ones included)."""
     main = re.search(r'<main[^>]*>(.*)</main>', html, re.S)[1]
-    title_end = main.index("</h1>")
+    # the lesson's own title, inside its top section (the theme's print header has an <h1> of its own)
+    title_end = main.index("</h1>", main.index("<section"))
     overview = main[title_end:main.index("<section", title_end)]
     code = []
     for block in re.findall(r'<div class="cell_input[^"]*">(.*?)</pre>', main, re.S):
@@ -244,7 +245,8 @@ def test_lesson_page_reads_like_a_chapter(lesson, build_log, executed_lessons):
 
 
 def test_the_chapter_check_counts_what_a_reader_sees():
-    page = ('<main><h1>T</h1><p>A <span class="pasted-text">0.79</span> here. B <span class="pasted-text">'
+    page = ('<main><h1>T</h1><p>Z <span class="pasted-text">0.1</span> print header.</p><section id="t">'
+            '<h1>T</h1><p>A <span class="pasted-text">0.79</span> here. B <span class="pasted-text">'
             'claim said.</span> C plain. D <span class="pasted-text">1</span>.</p><section id="s">'
             '<div class="cell_input docutils container"><pre>quote(a=1)\nx = 1\n\ny = 2</pre></div>'
             '</section></main>')
