@@ -154,11 +154,11 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
     >>> print(measured("width_measured", Comparison(wide, narrow), noun="subscriber").says)
     ... # doctest: +NORMALIZE_WHITESPACE
     The wide network is ahead of the narrow one by 0.2000 (20 subscribers), more than the run-to-run
-    spread (0.0200) and the 20 subscribers on which the two disagree split 20 to 0 (McNemar's exact
+    spread (0.0200), and the 20 subscribers on which the two disagree split 20 to 0 (McNemar's exact
     test: p < 0.001, under 0.05): a measured difference.
     >>> print(measured("width_measured", Comparison(narrow, wide), subject="Narrowing").says)
     ... # doctest: +NORMALIZE_WHITESPACE
-    Narrowing takes away 0.2000 (20 rows), more than the run-to-run spread (0.0200) and the 20 rows on
+    Narrowing takes away 0.2000 (20 rows), more than the run-to-run spread (0.0200), and the 20 rows on
     which the two disagree split 0 to 20 (McNemar's exact test: p < 0.001, under 0.05): a measured
     difference.
 
@@ -222,7 +222,7 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
     spread = f"the run-to-run spread ({comparison.spread:{spec}})"
     sampling = sampling_words(comparison, noun)
     if comparison.beyond_spread and comparison.beyond_sampling:
-        reason = f"more than {spread} and {sampling}"
+        reason = f"more than {spread}, and {sampling}" if comparison.exact else f"more than {spread} and {sampling}"
     elif comparison.beyond_spread:
         reason = f"more than {spread}, but {sampling}"
     elif comparison.beyond_sampling:
