@@ -158,6 +158,10 @@ def test_a_lesson_changed_since_is_stale_and_left_out(small_atlas):
     assert isinstance(entry, atlas.Entry) and entry.seeds == len(SMALL["seeds"])
     edited = text_stamp(found.path.read_text(encoding="utf-8") + "\nAn edit.\n", environment_stamp(ROOT))
     assert atlas.entry_of(small_atlas, found.stem, name, edited) == "stale"
+    # the marker stands beside the lesson's claims only, not beside a quoted number
+    assert atlas.entry_of(small_atlas, found.stem, "network_number", edited) is None
+    assert atlas.entry_of(small_atlas, found.stem, "a_new_claim", edited, {name, "a_new_claim"}) == "stale"
+    assert atlas.entry_of(small_atlas, found.stem, name, edited, {"a_new_claim"}) is None
     with pytest.raises(ValueError, match=f"^lesson {found.stem} has no execution of its present inputs with seed 1$"):
         atlas.measure_seeds(ROOT, found, SMALL["seeds"], environment_stamp(ROOT) + "changed", SMALL["home"])
 

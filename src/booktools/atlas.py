@@ -498,15 +498,17 @@ def entries(atlas: dict) -> list[Entry]:
             for stem, lesson in atlas["lessons"].items() for name, claim in lesson["claims"].items()]
 
 
-def entry_of(atlas: dict | None, stem: str, name: str, stamp: str) -> Entry | str | None:
-    """What a lesson page shows beside claim ``name``: its `Entry`, ``"stale"`` when the lesson's inputs
-    (``stamp``, `booktools.execute.text_stamp` of its present text) changed since the atlas was built,
-    or None (no atlas, or a claim the atlas does not hold)."""
+def entry_of(atlas: dict | None, stem: str, name: str, stamp: str, claims=None) -> Entry | str | None:
+    """What a lesson page shows beside the pasted text ``name``: its `Entry`, ``"stale"`` when the lesson's
+    inputs (``stamp``, `booktools.execute.text_stamp` of its present text) changed since the atlas was
+    built and ``name`` is one of the lesson's present ``claims`` (the names its execution recorded; the
+    atlas's own when not given), or None (no atlas, a quoted number rather than a claim, or a claim the
+    atlas does not hold)."""
     if atlas is None or stem not in atlas["lessons"]:
         return None
     lesson = atlas["lessons"][stem]
     if lesson["stamp"] != stamp:
-        return "stale"
+        return "stale" if name in (lesson["claims"] if claims is None else claims) else None
     if name not in lesson["claims"]:
         return None
     return next(e for e in entries({"seeds": atlas["seeds"], "lessons": {stem: lesson}}) if e.name == name)

@@ -284,6 +284,19 @@ def page_stamp(app, lesson) -> str:
     return stamps[lesson.stem]
 
 
+def page_claims(app, lesson) -> set[str]:
+    """The names of the claims the lesson's execution recorded, read once per page (a quoted number gets
+    no atlas badge, whether the atlas is current or not)."""
+    from ..execute import executed_path
+    from ..outputs import recorded_claims
+
+    names = app.__dict__.setdefault("booktools_page_claims", {})
+    if lesson.stem not in names:
+        executed = executed_path(Path(app.srcdir), lesson)
+        names[lesson.stem] = set(recorded_claims(executed)[0]) if executed.is_file() else set()
+    return names[lesson.stem]
+
+
 def atlas_of(app) -> dict | None:
     """The atlas built last (`booktools.atlas`), read once per build; None when there is none."""
     if not hasattr(app, "booktools_atlas"):
@@ -312,7 +325,7 @@ def atlas_badge(app, docname: str, name: str):
     lesson = lesson_of(app, docname)
     if lesson is None or atlas_of(app) is None:
         return None
-    entry = atlas.entry_of(atlas_of(app), lesson.stem, name, page_stamp(app, lesson))
+    entry = atlas.entry_of(atlas_of(app), lesson.stem, name, page_stamp(app, lesson), page_claims(app, lesson))
     if entry is None:
         return None
     if entry == "stale":
@@ -437,5 +450,6 @@ def setup(app):
     app.connect("build-finished", ship_runtime)
     app.connect("build-finished", label_theme_controls)
     # env_version 2: pages read before their executed notebook was a dependency are all read again;
-    # 3: pages read before their pasted texts and code cells were marked for the in-page run
-    return {"version": "1", "env_version": 3, "parallel_read_safe": True, "parallel_write_safe": True}
+    # 3: pages read before their pasted texts and code cells were marked for the in-page run;
+    # 4: pages read when a stale atlas put its marker beside quoted numbers as well as claims
+    return {"version": "1", "env_version": 4, "parallel_read_safe": True, "parallel_write_safe": True}
