@@ -222,7 +222,8 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
     spread = f"the run-to-run spread ({comparison.spread:{spec}})"
     sampling = sampling_words(comparison, noun)
     if comparison.beyond_spread and comparison.beyond_sampling:
-        reason = f"more than {spread}, and {sampling}" if comparison.exact else f"more than {spread} and {sampling}"
+        # a comma before McNemar's clause, which is a sentence of its own
+        reason = f"more than {spread}{',' if comparison.exact else ''} and {sampling}"
     elif comparison.beyond_spread:
         reason = f"more than {spread}, but {sampling}"
     elif comparison.beyond_sampling:

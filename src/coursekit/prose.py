@@ -180,3 +180,16 @@ def series(words) -> str:
     if not items:
         raise ValueError("words must not be empty")
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def numbered(noun: str, items) -> str:
+    """Items named by a noun in the right number, as a sentence names them: ``"run 2"``,
+    ``"runs 1 and 3"``, ``"rates 0.5 and 2"`` (the noun takes an s for more than one item).
+
+    >>> numbered("run", [2]), numbered("candidate", [8, 9])
+    ('run 2', 'candidates 8 and 9')
+    """
+    if not isinstance(noun, str) or not noun.strip():
+        raise ValueError(f"noun must name the items, got {noun!r}")
+    items = list(items)
+    return f"{noun if len(items) == 1 else noun + 's'} {series(items)}"
