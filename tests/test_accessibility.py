@@ -86,7 +86,9 @@ def audit(site: str, names: list[str]) -> dict[str, list]:
                 page = await chromium.new_page()
                 while waiting:
                     name = waiting.pop(0)
-                    await page.goto(site + name, wait_until="networkidle")
+                    # the page as a reader meets it: loaded (the theme's scripts ran) and then quiet
+                    await page.goto(site + name, wait_until="load")
+                    await page.wait_for_load_state("networkidle")
                     found[name] = (await Axe().run(page, options=AUDIT_OPTIONS)).response["violations"]
                 await page.close()
 
@@ -107,6 +109,18 @@ def test_every_page_passes_the_audit(site):
                 for name, violations in found.items() for violation in violations
                 if violation["impact"] in BLOCKING]
     assert not failures, "serious or critical accessibility violations:\n" + "\n".join(failures)
+
+
+def test_every_code_block_is_a_keyboard_stop(build_log):
+    """A code block or printed output wider than the page scrolls; it is reachable by keyboard from the
+    start, not only once the theme's script has run (an audit once caught lesson 10 before it had)."""
+    code_block = re.compile(r'<div class="highlight"><pre\b[^>]*>')
+    blocks = {str(path.relative_to(HTML)): code_block.findall(path.read_text(encoding="utf-8"))
+              for path in (HTML / "book").rglob("*.html")}
+    assert sum(len(found) for found in blocks.values()) > 24, "no code blocks found in the built lessons"
+    unreachable = {name: len([tag for tag in found if 'tabindex="0"' not in tag])
+                   for name, found in blocks.items()}
+    assert not any(unreachable.values()), f"code blocks without a keyboard stop: {unreachable}"
 
 
 @pytest.mark.parametrize("lesson", find_lessons(ROOT), ids=lambda lesson: lesson.stem)

@@ -125,7 +125,7 @@ def offer_notebook(app, pagename: str, context: dict) -> None:
     context["ipynb_source"] = f"{pagename}.ipynb"
 
 
-# --- accessibility of the theme's own controls -------------------------------------------------------
+# --- accessibility: the theme's controls, scrolling blocks ----------------------------------------------------
 
 SIDEBAR_TOGGLE = re.compile(
     r'(<a class="[^"]*reference internal[^"]*" href="[^"]*">([^<]+)</a><details[^>]*>)<summary>')
@@ -136,6 +136,17 @@ def name_sidebar_toggles(html: str) -> str:
     presentational, a nameless control for a screen reader: give it the unit's name."""
     return SIDEBAR_TOGGLE.sub(
         lambda match: f'{match[1]}<summary aria-label="Show or hide the lessons of {match[2].strip()}">', html)
+
+
+CODE_BLOCK = '<div class="highlight"><pre>'
+
+
+def reach_code_by_keyboard(body: str) -> str:
+    """Every code block and printed output, as written, is a keyboard stop (``tabindex="0"``): a block
+    wider than the page scrolls, and a reader without a mouse must reach it to scroll it. The theme
+    takes the stop away again from the blocks that do not scroll, but only once the page has loaded;
+    until then (or without JavaScript) every scrolling block is already reachable."""
+    return body.replace(CODE_BLOCK, '<div class="highlight"><pre tabindex="0">')
 
 
 def label_theme_controls(app, exception) -> None:
@@ -154,7 +165,9 @@ def label_theme_controls(app, exception) -> None:
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
     body = context.get("body")
     if body and (EXPLORER_CLASS in body or FIGURE_CLASS in body):
-        context["body"] = write_frames(body, Path(app.outdir), context["pathto"])
+        body = write_frames(body, Path(app.outdir), context["pathto"])
+    if body:
+        context["body"] = reach_code_by_keyboard(body)
     if doctree is not None:
         offer_notebook(app, pagename, context)
 
@@ -451,5 +464,6 @@ def setup(app):
     app.connect("build-finished", label_theme_controls)
     # env_version 2: pages read before their executed notebook was a dependency are all read again;
     # 3: pages read before their pasted texts and code cells were marked for the in-page run;
-    # 4: pages read when a stale atlas put its marker beside quoted numbers as well as claims
-    return {"version": "1", "env_version": 4, "parallel_read_safe": True, "parallel_write_safe": True}
+    # 4: pages read when a stale atlas put its marker beside quoted numbers as well as claims;
+    # 5: pages written when a code block was a keyboard stop only once the theme's script had run
+    return {"version": "1", "env_version": 5, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -243,7 +243,7 @@
             output = element("div", { class: "cell_output docutils container coursekit-run-added" });
             container.append(output);
           }
-          block = element("pre");
+          block = element("pre", { tabindex: "0" }); // a keyboard stop, as the published blocks are
           output.append(element("div", { class: "output stream highlight-myst-ansi notranslate coursekit-run-added" },
             element("div", { class: "highlight" }, block)));
         }
