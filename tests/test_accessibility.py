@@ -111,16 +111,18 @@ def test_every_page_passes_the_audit(site):
     assert not failures, "serious or critical accessibility violations:\n" + "\n".join(failures)
 
 
-def test_every_code_block_is_a_keyboard_stop(build_log):
-    """A code block or printed output wider than the page scrolls; it is reachable by keyboard from the
-    start, not only once the theme's script has run (an audit once caught lesson 10 before it had)."""
-    code_block = re.compile(r'<div class="highlight"><pre\b[^>]*>')
-    blocks = {str(path.relative_to(HTML)): code_block.findall(path.read_text(encoding="utf-8"))
+def test_every_code_block_and_table_is_a_keyboard_stop(build_log):
+    """A code block, printed output or table wider than the page scrolls; it is reachable by keyboard
+    from the start, not only once the theme's script has run (an audit once caught lesson 10 before it
+    had)."""
+    block = re.compile(r'<div class="highlight"><pre\b[^>]*>|<div class="pst-scrollable-table-container"[^>]*>')
+    blocks = {str(path.relative_to(HTML)): block.findall(path.read_text(encoding="utf-8"))
               for path in (HTML / "book").rglob("*.html")}
     assert sum(len(found) for found in blocks.values()) > 24, "no code blocks found in the built lessons"
+    assert any("table" in tag for found in blocks.values() for tag in found), "no tables found"
     unreachable = {name: len([tag for tag in found if 'tabindex="0"' not in tag])
                    for name, found in blocks.items()}
-    assert not any(unreachable.values()), f"code blocks without a keyboard stop: {unreachable}"
+    assert not any(unreachable.values()), f"blocks without a keyboard stop: {unreachable}"
 
 
 @pytest.mark.parametrize("lesson", find_lessons(ROOT), ids=lambda lesson: lesson.stem)

@@ -138,15 +138,17 @@ def name_sidebar_toggles(html: str) -> str:
         lambda match: f'{match[1]}<summary aria-label="Show or hide the lessons of {match[2].strip()}">', html)
 
 
-CODE_BLOCK = '<div class="highlight"><pre>'
+SCROLLING_BLOCKS = ('<div class="highlight"><pre>', '<div class="pst-scrollable-table-container">')
 
 
-def reach_code_by_keyboard(body: str) -> str:
-    """Every code block and printed output, as written, is a keyboard stop (``tabindex="0"``): a block
-    wider than the page scrolls, and a reader without a mouse must reach it to scroll it. The theme
-    takes the stop away again from the blocks that do not scroll, but only once the page has loaded;
-    until then (or without JavaScript) every scrolling block is already reachable."""
-    return body.replace(CODE_BLOCK, '<div class="highlight"><pre tabindex="0">')
+def reach_blocks_by_keyboard(body: str) -> str:
+    """Every code block, printed output and table, as written, is a keyboard stop (``tabindex="0"``): a
+    block wider than the page scrolls, and a reader without a mouse must reach it to scroll it. The
+    theme takes the stop away again from the blocks that do not scroll, but only once the page has
+    loaded; until then (or without JavaScript) every scrolling block is already reachable."""
+    for opening in SCROLLING_BLOCKS:
+        body = body.replace(opening, opening[:-1] + ' tabindex="0">')
+    return body
 
 
 def label_theme_controls(app, exception) -> None:
@@ -167,7 +169,7 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
     if body and (EXPLORER_CLASS in body or FIGURE_CLASS in body):
         body = write_frames(body, Path(app.outdir), context["pathto"])
     if body:
-        context["body"] = reach_code_by_keyboard(body)
+        context["body"] = reach_blocks_by_keyboard(body)
     if doctree is not None:
         offer_notebook(app, pagename, context)
 
@@ -465,5 +467,6 @@ def setup(app):
     # env_version 2: pages read before their executed notebook was a dependency are all read again;
     # 3: pages read before their pasted texts and code cells were marked for the in-page run;
     # 4: pages read when a stale atlas put its marker beside quoted numbers as well as claims;
-    # 5: pages written when a code block was a keyboard stop only once the theme's script had run
-    return {"version": "1", "env_version": 5, "parallel_read_safe": True, "parallel_write_safe": True}
+    # 5: pages written when a code block was a keyboard stop only once the theme's script had run;
+    # 6: the same for tables
+    return {"version": "1", "env_version": 6, "parallel_read_safe": True, "parallel_write_safe": True}
