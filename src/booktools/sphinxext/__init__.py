@@ -125,7 +125,7 @@ def offer_notebook(app, pagename: str, context: dict) -> None:
     context["ipynb_source"] = f"{pagename}.ipynb"
 
 
-# --- accessibility: the theme's controls, scrolling blocks ----------------------------------------------------
+# --- accessibility: the theme's controls, scrolling blocks -----------------------------------------------
 
 SIDEBAR_TOGGLE = re.compile(
     r'(<a class="[^"]*reference internal[^"]*" href="[^"]*">([^<]+)</a><details[^>]*>)<summary>')
