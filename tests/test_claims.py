@@ -159,18 +159,51 @@ def test_two_standard_errors_decide_with_many_disagreements():
 
 
 def test_the_measured_sentence_keeps_its_sign_and_names_both_yardsticks():
+    """The short form carries the sign in words and one verdict; the detail and the table's row name
+    both yardsticks."""
     a, b = hits_table(300, 30, 60, 110)
     behind = measured("x_measured", Comparison(Runs("The plain network", [a, a]), Runs("the other", [b, b])),
                       noun="subscriber")
-    assert behind.holds and behind.says.startswith("The plain network is behind the other by 0.0600 (30 subscribers)")
-    assert "two standard errors of the paired difference (0.0376)" in behind.says
+    assert behind.holds and behind.says == "30 subscribers fewer (-0.0600), beyond the noise"
+    assert behind.detail.startswith("The plain network is behind the other by 0.0600 (30 subscribers)")
+    assert "two standard errors of the paired difference (0.0376)" in behind.detail
+    assert behind.sure.cells == ("the plain network against the other", "-30 subscribers (-0.0600)", "none",
+                                 "2 SE = 0.0376", "beyond the noise")
     takes = measured("x_measured", Comparison(Runs("A", [a, a]), Runs("B", [b, b])), subject="Depth")
-    assert takes.says.startswith("Depth takes away 0.0600 (30 rows), more than the run-to-run spread (0.0000)")
+    assert takes.detail.startswith("Depth takes away 0.0600 (30 rows), more than the run-to-run spread (0.0000)")
+    assert takes.sure.what == "Depth"
     spread_only = Comparison(Runs("A", [a, [1] * 500]), Runs("B", [b, b]))     # A: 330 and 500 right
-    assert "no more than the run-to-run spread (0.3400), though more than two standard errors" in \
-        measured("x_measured", spread_only).says
+    claim = measured("x_measured", spread_only)
+    assert not claim.holds and claim.says == "30 rows fewer (-0.0600), within the noise"
+    assert "no more than the run-to-run spread (0.3400), though more than two standard errors" in claim.detail
+    assert claim.sure.verdict == "within the noise (spread)"
     with pytest.raises(ValueError, match="Comparison"):
         measured("x_measured", 0.03)
+    with pytest.raises(ValueError, match="what it compares"):
+        measured("x_measured", Paired(a, b))
+
+
+def test_the_short_form_stays_short_and_the_table_holds_every_comparison():
+    from coursekit import registry
+    from coursekit.claims import SURE_HEADER, how_sure, record
+
+    registry.clear()
+    a, b = hits_table(300, 30, 60, 110)
+    settings = (Runs("A", [a, b]), Runs("B", [b, a]), Runs("C", [a, a]))
+    claims = [measured(f"c{k}_measured", Comparison(x, y), noun="subscriber")
+              for k, (x, y) in enumerate(zip(settings, settings[1:]))]
+    claims.append(measured("fixed_measured", Paired(a, b), what="rule A against rule B", noun="subscriber"))
+    record(*claims)
+    assert all(len(claim.says.split()) <= 15 for claim in claims)
+    how_sure()
+    mime, table = registry.displays()[-1]
+    lines = table.splitlines()
+    assert mime == "text/markdown" and lines[0] == "| " + " | ".join(SURE_HEADER) + " |"
+    assert [line.split(" | ")[0].lstrip("| ") for line in lines[2:]] == [
+        "A against B", "B against C", "rule A against rule B"]
+    registry.clear()
+    with pytest.raises(ValueError, match="no comparison"):
+        how_sure()
 
 
 def test_the_closing_claim_reads_the_networks_own_pair():
@@ -321,10 +354,11 @@ def test_quoted_text_reads_as_english_under_both_seeds(lesson, executed_lessons,
 def test_a_tie_and_a_single_disagreement_read_as_english():
     a = Runs("The wide network", [[1, 1, 0, 0], [1, 0, 0, 0]])
     b = Runs("the narrow one", [[1, 1, 0, 0], [1, 1, 1, 0]])
-    assert measured("x", Comparison(a, b), subject="Widening").says == (
+    assert measured("x", Comparison(a, b), subject="Widening").detail == (
         "Widening leaves the number where it was (both 0.5000): not a measured difference.")
+    assert measured("x", Comparison(a, b), subject="Widening").says == "no change (both 0.5000)"
     one = Runs("the other", [[1, 0, 0, 0], [1, 0, 0, 0]])
-    says = measured("x", Comparison(a, one), noun="subscriber").says
+    says = measured("x", Comparison(a, one), noun="subscriber").detail
     assert "the two disagree on a single subscriber (McNemar's exact test: p = 1.000, not under 0.05)" in says
 
 

@@ -52,9 +52,15 @@ class Claim:
     holds: bool
     yes: str | Callable[[], str]
     no: str | Callable[[], str]
+    detail: str | None = None  # the yardsticks behind a short verdict, in words (`measured`)
+    sure: "SureRow | None" = None  # its row of the lesson's "How sure is this?" table
 
     def __post_init__(self):
         require_quotable_name("name", self.name)
+        if self.detail is not None and (not isinstance(self.detail, str) or not self.detail.strip()):
+            raise ValueError(f"{self.name}: detail must be the yardsticks in words, got {self.detail!r}")
+        if self.sure is not None and not isinstance(self.sure, SureRow):
+            raise ValueError(f"{self.name}: sure must be a SureRow, got {self.sure!r}")
         if not isinstance(self.holds, bool):
             raise ValueError(f"{self.name}: holds must be a bool computed from the numbers (write the "
                              f"comparison, e.g. a < b), got {self.holds!r} ({type(self.holds).__name__})")
@@ -87,6 +93,8 @@ def claims_record(claims) -> dict:
         if claim.name in record:
             raise ValueError(f"{claim.name}: a claim name is recorded once per lesson, repeated here")
         record[claim.name] = {"holds": claim.holds, "says": claim.says}
+        if claim.detail is not None:
+            record[claim.name]["detail"] = claim.detail
     if not record:
         raise ValueError("claims: record at least one Claim")
     return record
@@ -97,6 +105,7 @@ def record(*claims: Claim) -> None:
     (outside IPython they are only kept in `coursekit.registry`)."""
     recorded = claims_record(claims)
     registry.record_claims(recorded)
+    registry.record_sure_rows([(claim.name, claim.sure) for claim in claims if claim.sure is not None])
     shown = glue({name: entry["says"] for name, entry in recorded.items()})
     if shown:
         from IPython.display import display
@@ -139,70 +148,205 @@ def sampling_words(comparison: Comparison | Paired, noun: str = "row", clause: b
     return f"the difference is {words}" if clause else words
 
 
-def measured(name: str, comparison: Comparison, *, subject: str | None = None, noun: str = "row",
-             spec: str = ".4f") -> Claim:
+BEYOND = "beyond the noise"
+"""The short verdict of a difference that clears both yardsticks (`Comparison.measured`)."""
+
+WITHIN = "within the noise"
+"""The short verdict of a difference that does not clear both."""
+
+
+@dataclass(frozen=True)
+class SureRow:
+    """One comparison's row of a lesson's "How sure is this?" table: what was compared, the change,
+    the run-to-run spread, the sampling yardstick and the verdict, each already in words."""
+
+    what: str
+    change: str
+    spread: str
+    sampling: str
+    verdict: str
+
+    def __post_init__(self):
+        for field in ("what", "change", "spread", "sampling", "verdict"):
+            value = getattr(self, field)
+            if not isinstance(value, str) or not value.strip() or "|" in value:
+                raise ValueError(f"SureRow.{field} must be words for a table cell (no '|'), got {value!r}")
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return self.what, self.change, self.spread, self.sampling, self.verdict
+
+
+SURE_HEADER = ("comparison", "change", "run-to-run spread", "sampling yardstick", "verdict")
+"""The columns of every lesson's "How sure is this?" table."""
+
+
+def _signed(value: float, spec: str) -> str:
+    return f"{value:+{spec}}" if value else f"{0:{spec}}"
+
+
+def short_form(comparison: Comparison | Paired, noun: str = "row", spec: str = ".4f",
+               plural: str | None = None) -> str:
+    """A measured result in the book's one short form: the signed change in the data set's own unit
+    and as a share, then one verdict (beyond the noise: clears both yardsticks; within the noise: does
+    not). It continues a sentence that says what was compared, after a colon.
+
+    >>> def runs(label, *hits):
+    ...     return Runs(label, [[1] * h + [0] * (200 - h) for h in hits])
+    >>> short_form(Comparison(runs("A", 150, 148), runs("B", 100, 101)), "subscriber")
+    '50 subscribers more (+0.2500), beyond the noise'
+    >>> short_form(Comparison(runs("A", 100, 90), runs("B", 101, 99)), "grid")
+    '1 grid fewer (-0.0050), within the noise'
+    >>> short_form(Comparison(runs("A", 100, 90), runs("B", 100, 99)))
+    'no change (both 0.5000)'
+    >>> short_form(Comparison(Runs("A", [[0.5, 0.7], [0.5, 0.6]]), Runs("B", [[0.2, 0.3], [0.2, 0.3]])))
+    '0.3500 higher, beyond the noise'
+    """
+    if not isinstance(comparison, (Comparison, Paired)):
+        raise ValueError(f"comparison must be a coursekit.noise Comparison or Paired, got {comparison!r}")
+    if not isinstance(noun, str) or not noun.strip():
+        raise ValueError(f"noun must name a test row, got {noun!r}")
+    change = comparison.change
+    measured = comparison.measured if isinstance(comparison, Comparison) else comparison.beyond_sampling
+    verdict = BEYOND if measured else WITHIN
+    if change == 0:
+        number = comparison.a.number if isinstance(comparison, Comparison) else sum(comparison.a) / comparison.rows
+        return f"no change (both {number:{spec}})"
+    if comparison.binary:
+        count = round(change * comparison.rows)
+        words = counted(abs(count), noun, plural)
+        return f"{words} {'more' if count > 0 else 'fewer'} ({_signed(change, spec)}), {verdict}"
+    return f"{abs(change):{spec}} {'higher' if change > 0 else 'lower'}, {verdict}"
+
+
+def sure_row(what: str, comparison: Comparison | Paired, noun: str = "row", spec: str = ".4f",
+             plural: str | None = None) -> SureRow:
+    """The comparison's row of "How sure is this?": each yardstick with its number. A `Paired` (two
+    fixed rules, one run each) has no run-to-run spread, and only the sampling yardstick decides.
+
+    >>> sure_row("rule A against rule B", Paired([1] * 6 + [0] * 4, [0] * 10), "grid").cells
+    ('rule A against rule B', '+6 grids (+0.6000)', 'none (one run each)', 'McNemar p = 0.031 (6 to 0)', \
+'beyond the noise')
+    """
+    if not isinstance(comparison, (Comparison, Paired)):
+        raise ValueError(f"comparison must be a coursekit.noise Comparison or Paired, got {comparison!r}")
+    paired = isinstance(comparison, Paired)
+    if comparison.binary:
+        count = round(comparison.change * comparison.rows)
+        change = f"{counted(count, noun, plural, signed=True)} ({_signed(comparison.change, spec)})" if count \
+            else "no change"
+    else:
+        change = _signed(comparison.change, spec) if comparison.change else "no change"
+    if paired:
+        spread = "none (one run each)"
+    elif comparison.binary:
+        widest = round(comparison.spread * comparison.rows)
+        spread = f"{counted(widest, noun, plural)} ({comparison.spread:{spec}})" if widest else "none"
+    else:
+        spread = f"{comparison.spread:{spec}}"
+    if comparison.exact:
+        only_a, only_b = comparison.disagreements
+        sampling = f"McNemar {_p_words(comparison.p_value)} ({only_a} to {only_b})"
+    else:
+        sampling = f"2 SE = {comparison.sampling_error:{spec}}"
+    measured = comparison.beyond_sampling if paired else comparison.measured
+    if measured:
+        verdict = BEYOND
+    elif comparison.change == 0:
+        verdict = "no change"
+    elif paired:
+        verdict = WITHIN
+    else:
+        missed = [name for name, cleared in (("spread", comparison.beyond_spread),
+                                             ("sampling", comparison.beyond_sampling)) if not cleared]
+        verdict = f"{WITHIN} ({' and '.join(missed)})"
+    return SureRow(what, change, spread, sampling, verdict)
+
+
+def _what(comparison: Comparison, subject: str | None) -> str:
+    if subject is not None:
+        return subject
+    label = comparison.a.label
+    return f"{label[0].lower() + label[1:] if label[1:2].islower() else label} against {comparison.b.label}"
+
+
+def measured(name: str, comparison: Comparison, *, what: str | None = None, subject: str | None = None,
+             noun: str = "row", spec: str = ".4f", plural: str | None = None) -> Claim:
     r"""The course's standard claim that a difference *is measured*: beyond both the run-to-run spread
     and the sampling error of the paired difference (`coursekit.noise.Comparison`).
 
-    The sentence keeps the sign in words: with ``subject`` it says what the first setting *adds* to the
-    second or *takes away* (``"Depth takes away 0.1850 (47 grids)"``), without it which is *ahead*
-    (``"The wide network is ahead of the narrow one by ..."``); ``noun`` counts the test rows
-    (``"subscriber"``). Then it names each yardstick and whether the change clears it.
+    The sentence the text shows is the short form (`short_form`): the signed change counted in
+    ``noun`` (``"subscriber"``) and as a share, and one verdict. The text says what was compared and
+    writes the claim after a colon: "The hidden layer against none: {eval}`capacity_measured`."
+    The yardsticks behind the verdict are the claim's ``detail`` (a sentence, shown on hover on the
+    page) and its row of the lesson's "How sure is this?" table (`how_sure`), named ``what`` (or
+    ``subject``, or the two settings' labels).
 
     >>> wide = Runs("The wide network", [[1] * 90 + [0] * 10, [1] * 88 + [0] * 12])
     >>> narrow = Runs("the narrow one", [[0] * 20 + [1] * 70 + [0] * 10, [0] * 21 + [1] * 69 + [0] * 10])
-    >>> print(measured("width_measured", Comparison(wide, narrow), noun="subscriber").says)
-    ... # doctest: +NORMALIZE_WHITESPACE
+    >>> claim = measured("width_measured", Comparison(wide, narrow), noun="subscriber")
+    >>> claim.says
+    '20 subscribers more (+0.2000), beyond the noise'
+    >>> print(claim.detail)  # doctest: +NORMALIZE_WHITESPACE
     The wide network is ahead of the narrow one by 0.2000 (20 subscribers), more than the run-to-run
     spread (0.0200), and the 20 subscribers on which the two disagree split 20 to 0 (McNemar's exact
     test: p < 0.001, under 0.05): a measured difference.
-    >>> print(measured("width_measured", Comparison(narrow, wide), subject="Narrowing").says)
-    ... # doctest: +NORMALIZE_WHITESPACE
-    Narrowing takes away 0.2000 (20 rows), more than the run-to-run spread (0.0200), and the 20 rows on
-    which the two disagree split 0 to 20 (McNemar's exact test: p < 0.001, under 0.05): a measured
-    difference.
+    >>> claim.sure.cells
+    ('the wide network against the narrow one', '+20 subscribers (+0.2000)', '2 subscribers (0.0200)', 'McNemar p < 0.001 (20 to 0)', 'beyond the noise')
 
     With many disagreeing rows, two standard errors decide; each outcome names both yardsticks:
 
     >>> def runs(label, first, second, n=200):
     ...     return Runs(label, [[1] * first + [0] * (n - first), [1] * second + [0] * (n - second)])
-    >>> def says(a, b):
-    ...     return measured("x_measured", Comparison(a, b), noun="row").says
+    >>> def claim(a, b):
+    ...     return measured("x_measured", Comparison(a, b), subject="The change")
     >>> low = Runs("the low one", [[0] * 50 + [1] * 100 + [0] * 50] * 2)
-    >>> print(says(runs("The high one", 150, 148), low))  # doctest: +NORMALIZE_WHITESPACE
-    The high one is ahead of the low one by 0.2500 (50 rows), more than the run-to-run spread (0.0100)
-    and more than two standard errors of the paired difference (0.0612): a measured difference.
-    >>> print(says(runs("The high one", 106, 104), low))  # doctest: +NORMALIZE_WHITESPACE
-    The high one is ahead of the low one by 0.0300 (6 rows), more than the run-to-run spread (0.0100),
-    but no more than two standard errors of the paired difference (0.0969): not a measured difference.
-    >>> print(says(runs("The high one", 150, 80), low))  # doctest: +NORMALIZE_WHITESPACE
-    The high one is ahead of the low one by 0.2500 (50 rows), no more than the run-to-run spread
-    (0.3500), though more than two standard errors of the paired difference (0.0612): not a measured
-    difference.
-    >>> print(says(runs("The high one", 106, 60), low))  # doctest: +NORMALIZE_WHITESPACE
-    The high one is ahead of the low one by 0.0300 (6 rows), no more than the run-to-run spread (0.2300)
-    or two standard errors of the paired difference (0.0969): not a measured difference.
+    >>> print(claim(runs("The high one", 106, 104), low).detail)  # doctest: +NORMALIZE_WHITESPACE
+    The change adds 0.0300 (6 rows), more than the run-to-run spread (0.0100), but no more than two
+    standard errors of the paired difference (0.0969): not a measured difference.
+    >>> claim(runs("The high one", 106, 104), low).sure.cells[1:]
+    ('+6 rows (+0.0300)', '2 rows (0.0100)', '2 SE = 0.0969', 'within the noise (sampling)')
+    >>> print(claim(runs("The high one", 150, 80), low).detail)  # doctest: +NORMALIZE_WHITESPACE
+    The change adds 0.2500 (50 rows), no more than the run-to-run spread (0.3500), though more than two
+    standard errors of the paired difference (0.0612): not a measured difference.
+    >>> print(claim(runs("The high one", 106, 60), low).detail)  # doctest: +NORMALIZE_WHITESPACE
+    The change adds 0.0300 (6 rows), no more than the run-to-run spread (0.2300) or two standard errors
+    of the paired difference (0.0969): not a measured difference.
 
     A tie, with and without a subject:
 
     >>> same = Runs("the same network", [[1] * 90 + [0] * 10])
-    >>> print(measured("gain_measured", Comparison(wide, same)).says)
-    The wide network and the same network score the same (0.9000): not a measured difference.
-    >>> print(measured("gain_measured", Comparison(wide, same), subject="Widening").says)
+    >>> measured("gain_measured", Comparison(wide, same)).says
+    'no change (both 0.9000)'
+    >>> print(measured("gain_measured", Comparison(wide, same), subject="Widening").detail)
     Widening leaves the number where it was (both 0.9000): not a measured difference.
     >>> swapped = Runs("the swapped one", [[0] + [1] * 90 + [0] * 9, [1] * 88 + [0] * 12])
-    >>> print(measured("gain_measured", Comparison(wide, swapped), subject="Swapping", noun="grid").says)
+    >>> print(measured("gain_measured", Comparison(wide, swapped), subject="Swapping", noun="grid").detail)
     ... # doctest: +NORMALIZE_WHITESPACE
     Swapping leaves the number where it was (both 0.9000), though the two disagree on 2 grids, 1 each
     way: not a measured difference.
     """
-    if not isinstance(comparison, Comparison):
-        raise ValueError(f"{name}: comparison must be a coursekit.noise.Comparison of the two settings' runs, "
-                         f"got {comparison!r}")
-    if subject is not None and (not isinstance(subject, str) or not subject.strip()):
-        raise ValueError(f"{name}: subject must name what makes the change, got {subject!r}")
+    if not isinstance(comparison, (Comparison, Paired)):
+        raise ValueError(f"{name}: comparison must be a coursekit.noise.Comparison of the two settings' runs "
+                         f"(or a Paired of two fixed rules), got {comparison!r}")
+    if isinstance(comparison, Paired) and what is None:
+        raise ValueError(f"{name}: a Paired comparison has no labels: give what it compares (what=...)")
+    for label, words in (("what", what), ("subject", subject)):
+        if words is not None and (not isinstance(words, str) or not words.strip()):
+            raise ValueError(f"{name}: {label} must name what makes the change, got {words!r}")
     if not isinstance(noun, str) or not noun.strip():
         raise ValueError(f"{name}: noun must name a test row, got {noun!r}")
+    short = short_form(comparison, noun, spec, plural)
+    row = sure_row(what or _what(comparison, subject), comparison, noun, spec, plural)
+    if isinstance(comparison, Paired):
+        detail = f"{what[0].upper() + what[1:]}: {sampling_words(comparison, noun, clause=True)}."
+        return Claim(name, comparison.beyond_sampling, yes=short, no=short, detail=detail, sure=row)
+    detail = _detail(comparison, subject, noun, spec)
+    return Claim(name, comparison.measured, yes=short, no=short, detail=detail, sure=row)
+
+
+def _detail(comparison: Comparison, subject: str | None, noun: str, spec: str) -> str:
+    """The yardsticks behind a verdict in one sentence (the claim's hover text on the page)."""
     change = comparison.change
     count = f" ({counted(abs(comparison.change_count), noun)})" if comparison.binary else ""
     if change == 0:
@@ -212,8 +356,7 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
         differ = sum(comparison.disagreements) if comparison.binary else 0
         if differ:
             head += f", though the two disagree on {counted(differ, noun)}, {differ // 2} each way"
-        same = f"{head}: not a measured difference."
-        return Claim(name, False, yes=same, no=same)
+        return f"{head}: not a measured difference."
     if subject is not None:
         head = f"{subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}{count}"
     else:
@@ -233,43 +376,71 @@ def measured(name: str, comparison: Comparison, *, subject: str | None = None, n
     else:
         reason = f"no more than {spread} or two standard errors of the paired difference " \
                  f"({comparison.sampling_error:{spec}})"
-    return Claim(name, comparison.measured, yes=f"{head}, {reason}: a measured difference.",
-                 no=f"{head}, {reason}: not a measured difference.")
+    verdict = "a measured difference" if comparison.measured else "not a measured difference"
+    return f"{head}, {reason}: {verdict}."
 
 
 def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, noun: str = "row",
-                   earlier: str = "the first runs", spec: str = ".4f") -> Claim:
-    """The same comparison as ``first`` read on the two settings' second runs, with its `measured`
-    sentence and whether it agrees: the claim holds when the second runs keep the first runs' side and
-    verdict. A verdict read from first runs is one draw of initial values; the reader sees the second
-    runs beside it, and this says whether they tell the same story.
+                   earlier: str = "the first runs", spec: str = ".4f", what: str | None = None,
+                   plural: str | None = None) -> Claim:
+    """The same comparison as ``first`` read on the two settings' second runs, in the short form, with
+    whether it agrees: the claim holds when the second runs keep the first runs' side and verdict. A
+    verdict read from first runs is one draw of initial values; this says whether the second runs tell
+    the same story. Its row of "How sure is this?" is named ``what`` (or the two labels).
 
     >>> a = Runs("A", [[1] * 150 + [0] * 50, [1] * 148 + [0] * 52])
     >>> b = Runs("B", [[0] * 50 + [1] * 100 + [0] * 50] * 2)
-    >>> print(measured_again("again", Comparison(a, b), "A's second run", "B's").says)
-    ... # doctest: +NORMALIZE_WHITESPACE
-    A's second run is ahead of B's by 0.2400 (48 rows), more than the run-to-run spread (0.0100) and more
-    than two standard errors of the paired difference (0.0636): a measured difference, as in the first
-    runs.
+    >>> measured_again("again", Comparison(a, b), "A's second run", "B's").says
+    '48 rows more (+0.2400), beyond the noise, as in the first runs'
+    >>> c = Runs("C", [[1] * 150 + [0] * 50, [1] * 98 + [0] * 102])
+    >>> measured_again("again", Comparison(c, b), "C's second run", "B's").says
+    '2 rows fewer (-0.0100), within the noise, the other way round from the first runs'
     """
     if not isinstance(first, Comparison):
         raise ValueError(f"{name}: first must be the Comparison of the first runs, got {first!r}")
     again = first.on_second_runs(a_label, b_label)
-    words = measured(name, again, noun=noun, spec=spec).says[:-1]
+    short = short_form(again, noun, spec, plural)
     agree = again.side == first.side and again.measured == first.measured
     if agree:
-        tail = f", as in {earlier}."
+        tail = f", as in {earlier}"
     elif again.side * first.side < 0:
-        tail = f", the other way round from {earlier}" + (
-            f", so the verdict above rests on {earlier} alone." if first.measured else ".")
+        tail = f", the other way round from {earlier}"
     elif again.side != first.side:
         verb = "were" if earlier.endswith("s") else "was"
-        tail = f", where {earlier} {verb}{'' if first.side == 0 else ' not'} level."
-    elif first.measured:
-        tail = f", unlike {earlier}, so the verdict above rests on {earlier} alone."
+        tail = f", where {earlier} {verb}{'' if first.side == 0 else ' not'} level"
     else:
-        tail = f", unlike {earlier}."
-    return Claim(name, agree, yes=words + tail, no=words + tail)
+        tail = f", unlike {earlier}"
+    row = sure_row(what or _what(again, None), again, noun, spec, plural)
+    return Claim(name, agree, yes=short + tail, no=short + tail, detail=_detail(again, None, noun, spec),
+                 sure=row)
+
+
+def how_sure(*extra: tuple[str, SureRow]) -> None:
+    """Show the lesson's "How sure is this?" table: a row for every comparison recorded so far with
+    `measured` or `measured_again` (and any ``(name, SureRow)`` of ``extra``), in recording order, with
+    its change, run-to-run spread, sampling yardstick (two standard errors of the paired difference,
+    or McNemar's exact p with the split of the disagreeing rows) and verdict.
+
+    >>> registry.clear()
+    >>> a = Runs("A", [[1] * 150 + [0] * 50, [1] * 148 + [0] * 52])
+    >>> b = Runs("B", [[0] * 50 + [1] * 100 + [0] * 50] * 2)
+    >>> record(measured("a_against_b", Comparison(a, b), what="A against B"))
+    >>> how_sure()
+    >>> print(registry.displays()[-1][1])
+    | comparison | change | run-to-run spread | sampling yardstick | verdict |
+    |:---|---:|---:|---:|---:|
+    | A against B | +50 rows (+0.2500) | 2 rows (0.0100) | 2 SE = 0.0612 | beyond the noise |
+    """
+    rows = registry.sure_rows() + list(extra)
+    for name, row in extra:
+        require_quotable_name("extra", name)
+        if not isinstance(row, SureRow):
+            raise ValueError(f"{name}: an extra row must be a SureRow, got {row!r}")
+    if not rows:
+        raise ValueError("how_sure: no comparison was recorded with measured() and no extra row was given")
+    from .tables import show_table
+
+    show_table(SURE_HEADER, [row.cells for _, row in rows], left=1)
 
 
 SECOND_RUN_CLAIM = "second_run_outweighs_change"

@@ -17,6 +17,7 @@ from collections.abc import Callable
 _texts: dict[str, str | int] = {}
 _claims: dict[str, dict] = {}
 _displays: list[tuple[str, str]] = []
+_sure_rows: dict[str, object] = {}  # claim name: its row of "How sure is this?", in recording order
 _progress_listener: Callable[[str | None], None] | None = None
 
 
@@ -37,6 +38,17 @@ def record_texts(texts: dict) -> None:
 def record_claims(recorded: dict) -> None:
     """Keep each claim ``name: {"holds": ..., "says": ...}`` (`coursekit.claims.claims_record`)."""
     _claims.update({name: dict(entry) for name, entry in recorded.items()})
+
+
+def record_sure_rows(rows) -> None:
+    """Keep each ``(claim name, row)`` for the lesson's "How sure is this?" table
+    (`coursekit.claims.how_sure`); a claim recorded again (a cell run twice) keeps its place."""
+    _sure_rows.update(rows)
+
+
+def sure_rows() -> list[tuple[str, object]]:
+    """Every ``(claim name, row)`` recorded since the last `clear`, in recording order."""
+    return list(_sure_rows.items())
 
 
 def texts() -> dict[str, str | int]:
@@ -71,6 +83,7 @@ def clear() -> None:
     _texts.clear()
     _claims.clear()
     _displays.clear()
+    _sure_rows.clear()
 
 
 def listen_to_progress(listener: Callable[[str | None], None] | None) -> None:

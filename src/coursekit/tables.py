@@ -116,8 +116,9 @@ def band_label(values: Sequence[float], noun: str = "runs") -> str:
     return band_text(values)
 
 
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
-    """A table of already formatted cells as Markdown, every column right-aligned (numbers line up).
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence], left: int = 0) -> str:
+    """A table of already formatted cells as Markdown, every column right-aligned (numbers line up)
+    but the first ``left`` columns, which hold words and align left.
 
     >>> print(markdown_table(["batch", "updates"], [[10, "1,200"], [30, 400]]))
     | batch | updates |
@@ -126,7 +127,9 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
     | 30 | 400 |
     """
     header = [str(cell) for cell in require_nonempty("header", header)]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---:|" * len(header)]
+    if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= len(header):
+        raise ValueError(f"left must count columns of the header (0 to {len(header)}), got {left!r}")
+    lines = ["| " + " | ".join(header) + " |", "|" + ":---|" * left + "---:|" * (len(header) - left)]
     for k, row in enumerate(require_nonempty("rows", rows)):
         if len(row) != len(header):
             raise ValueError(f"rows[{k}] must have one cell per column ({len(header)}), got {len(row)}")
@@ -134,12 +137,12 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
     return "\n".join(lines)
 
 
-def show_table(header: Sequence[str], rows: Sequence[Sequence]) -> None:
+def show_table(header: Sequence[str], rows: Sequence[Sequence], left: int = 0) -> None:
     """Show `markdown_table` as a cell output, rendered as a table in JupyterLab and on the book's
     pages (the text itself for a plain-text reader). Nothing goes to stdout, so a lesson's printed
     tables stay those of the source. Outside IPython nothing is shown: the table is kept in
     `coursekit.registry`, where the page's in-browser run reads it to replace the table shown."""
-    text = markdown_table(header, rows)
+    text = markdown_table(header, rows, left)
     registry.record_display("text/markdown", text)
     if registry.ipython_shell() is None:
         return
