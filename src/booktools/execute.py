@@ -47,7 +47,7 @@ from jupyter_cache import get_cache
 from jupyter_cache.base import CacheBundleIn
 from myst_nb.core.read import read_myst_markdown_notebook
 
-from .lessons import Lesson, find_lessons, project_root
+from .lessons import Lesson, find_chapters, find_lessons, project_root
 
 STAMP_KEY = "booktools_stamp"
 # A cell that runs longer than this (seconds) has hung: the lesson fails instead of waiting for ever.
@@ -289,10 +289,13 @@ def execute_lessons(root: Path | None = None, selection=None, force: bool = Fals
     lesson's own parameters or those of ``variant`` (or of each of ``variants``, all in one pool); each
     result of the book's own execution reaches the book's cache as soon as it completes. ``only``
     keeps those (lesson stem, variant) jobs (a shard of the seed atlas). The outcomes come variant by
-    variant, in lesson order."""
+    variant, in lesson order. Without a selection, the book's own execution also executes the chapters
+    that are not lessons (`booktools.lessons.find_chapters`), first."""
     root = root or project_root()
     variants = tuple(variants) if variants else (variant,)
     lessons = find_lessons(root, selection)
+    if selection is None and all(v.for_book for v in variants):
+        lessons = find_chapters(root) + lessons  # the book's executed chapters, for the book only
     environment = environment_stamp(root)
     jobs = [(lesson, v) for v in variants for lesson in lessons if only is None or (lesson.stem, v) in only]
     texts = {lesson.stem: lesson.path.read_text(encoding="utf-8") for lesson in {lesson for lesson, _ in jobs}}

@@ -20,6 +20,17 @@ class Lesson:
         return f"{self.number:02d}-{self.slug}"
 
 
+CHAPTERS = ("measuring",)
+"""The book's executed pages that are not lessons (``book/<slug>.md``): the chapter on measuring."""
+
+
+def find_chapters(root: Path) -> list[Lesson]:
+    """The executed chapters that are not lessons, as `Lesson` records numbered 0 (unit: none, so they
+    are executed into ``_build/executed/00-<slug>.ipynb``); the tests and the atlas read lessons only."""
+    return [Lesson(0, slug, "", root / "book" / f"{slug}.md") for slug in CHAPTERS
+            if (root / "book" / f"{slug}.md").is_file()]
+
+
 def project_root() -> Path:
     """The folder holding ``_toc.yml``: from the working directory upwards, else from this file."""
     for start in (Path.cwd(), Path(__file__).resolve()):

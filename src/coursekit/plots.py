@@ -83,15 +83,15 @@ def figure_html(png: bytes, description: str, caption: str | None = None) -> str
     return "".join(parts)
 
 
-def draw_figures(on: bool) -> bool:
+def draw_figures(on: bool) -> None:
     """Draw the figures and explorer frames from now on (``True``, the default) or skip them (``False``).
 
-    A lesson calls it with its ``FIGURES`` parameter; the figures' computations still run (their
-    descriptions quote claims), only the rendering is skipped.
+    A lesson calls it with its ``FIGURES`` parameter, last in its hidden check cell; the figures'
+    computations still run (their descriptions quote claims), only the rendering is skipped. It returns
+    nothing, so that the cell leaves no value on the page (`drawing` tells whether figures are drawn).
     """
     global _drawing
     _drawing = require_bool("on", on)
-    return _drawing
 
 
 def drawing() -> bool:

@@ -199,7 +199,7 @@ def depend_on_execution(app, docname, source):
     notebook as a dependency of the page, so that a new execution rebuilds it."""
     from ..execute import executed_path, stale_reason
 
-    lesson = lesson_of(app, docname)
+    lesson = lesson_of(app, docname) or chapter_of(app, docname)
     if lesson is None:
         return
     root = Path(app.srcdir)
@@ -299,17 +299,40 @@ def page_stamp(app, lesson) -> str:
     return stamps[lesson.stem]
 
 
-def page_claims(app, lesson) -> set[str]:
-    """The names of the claims the lesson's execution recorded, read once per page (a quoted number gets
-    no atlas badge, whether the atlas is current or not)."""
+def recorded_on_page(app, lesson) -> dict[str, dict]:
+    """The claims the lesson's execution recorded (`booktools.outputs.recorded_claims`), read once per
+    page: a page quotes many."""
     from ..execute import executed_path
     from ..outputs import recorded_claims
 
-    names = app.__dict__.setdefault("booktools_page_claims", {})
-    if lesson.stem not in names:
+    entries = app.__dict__.setdefault("booktools_page_claims", {})
+    if lesson.stem not in entries:
         executed = executed_path(Path(app.srcdir), lesson)
-        names[lesson.stem] = set(recorded_claims(executed)[0]) if executed.is_file() else set()
-    return names[lesson.stem]
+        entries[lesson.stem] = recorded_claims(executed)[0] if executed.is_file() else {}
+    return entries[lesson.stem]
+
+
+def page_claims(app, lesson) -> set[str]:
+    """The names of the claims the lesson's execution recorded (a quoted number gets no atlas badge,
+    whether the atlas is current or not)."""
+    return set(recorded_on_page(app, lesson))
+
+
+SURE_CLASS = "coursekit-sure"
+SURE_SECTION = "how-sure-is-this"
+"""The id of every lesson's "How sure is this?" section, where its table of comparisons stands."""
+
+
+def sure_link(app, docname: str, name: str, pasted: list):
+    """A measured result in its short form (a claim with a ``detail``, `coursekit.claims.measured`)
+    becomes a link to the page's "How sure is this?" section, whose title (shown on hover) gives the
+    yardsticks behind the verdict; anything else stays as pasted."""
+    lesson = lesson_of(app, docname) or chapter_of(app, docname)
+    entry = recorded_on_page(app, lesson).get(name) if lesson is not None else None
+    if not entry or not entry.get("detail"):
+        return pasted
+    return [nodes.reference("", "", *pasted, refuri=f"#{SURE_SECTION}", reftitle=entry["detail"],
+                            classes=[SURE_CLASS])]
 
 
 def atlas_of(app) -> dict | None:
@@ -330,6 +353,14 @@ def lesson_of(app, docname: str):
     if not docname.startswith("book/") or not match:
         return None
     return Lesson(int(match["number"]), match["slug"], folder, Path(app.env.doc2path(docname)))
+
+
+def chapter_of(app, docname: str):
+    """The executed chapter (not a lesson) a page shows, or None (`booktools.lessons.find_chapters`)."""
+    from ..lessons import find_chapters
+
+    return next((chapter for chapter in find_chapters(Path(app.srcdir))
+                 if docname == f"book/{chapter.slug}"), None)
 
 
 def atlas_badge(app, docname: str, name: str):
@@ -368,6 +399,8 @@ class EvalRole(PasteTextRole):
         pasted = [nodes.inline("", "", node, classes=[browser.QUOTE_CLASS, browser.NAME_CLASS + name])
                   if isinstance(node, nodes.inline) else node for node in pasted]
         env = self.document.settings.env
+        if pasted:
+            pasted = sure_link(env.app, env.docname, name, pasted)
         badge = atlas_badge(env.app, env.docname, name) if pasted else None
         if badge is not None:
             pasted = [*pasted, nodes.Text(" "), badge]
@@ -468,5 +501,5 @@ def setup(app):
     # 3: pages read before their pasted texts and code cells were marked for the in-page run;
     # 4: pages read when a stale atlas put its marker beside quoted numbers as well as claims;
     # 5: pages written when a code block was a keyboard stop only once the theme's script had run;
-    # 6: the same for tables
-    return {"version": "1", "env_version": 6, "parallel_read_safe": True, "parallel_write_safe": True}
+    # 6: the same for tables; 7: pages read before a short measured result linked its yardsticks
+    return {"version": "1", "env_version": 7, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -215,6 +215,9 @@
     }
 
     function restore(saved) {
+      document.querySelectorAll("a.coursekit-sure[data-published]").forEach((link) => {
+        link.title = link.dataset.published;
+      });
       for (const [node, html] of [...saved.quotes, ...saved.blocks]) {
         node.innerHTML = html;
         node.classList.remove("coursekit-run-value");
@@ -230,6 +233,13 @@
         if (name in result.texts) {
           (node.querySelector(".pasted-text") || node).textContent = result.texts[name];
           node.classList.add("coursekit-run-value");
+        }
+        // a short measured result's hover text: the yardsticks of the reader's run
+        const link = node.closest("a.coursekit-sure");
+        const claim = result.claims && result.claims[name];
+        if (link && claim && claim.detail) {
+          if (!link.dataset.published) link.dataset.published = link.title;
+          link.title = claim.detail;
         }
       }
       for (const cell of lesson.cells) {
