@@ -12,6 +12,16 @@ from html.parser import HTMLParser
 import pytest
 from conftest import LESSONS, ROOT
 
+from booktools.pages import (
+    MAX_APPARATUS_SHARE,
+    MAX_VERDICT_WORDS,
+    SURE_SECTION,
+    apparatus_share,
+    missing_content,
+    verdict_sentences,
+)
+from coursekit.claims import SURE_HEADER
+
 HTML = ROOT / "_build" / "html"
 TYPOGRAPHIC = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
                              "\u2014": "-", "\u00a0": " "})
@@ -65,13 +75,16 @@ def test_lesson_page_quotes_computed_numbers(lesson, build_log):
 
 
 def test_lesson_one_overview_quotes_what_the_lesson_printed(build_log, executed_lessons):
+    """The overview gives the baseline and the network's number; the second run stands in "How sure is
+    this?", all three as the lesson printed them."""
     from booktools.outputs import printed_stdout
 
     first = LESSONS[0]
     printed = printed_stdout(executed_lessons[first.stem][0])
-    triple = re.search(r"baseline (\S+), network (\S+), second run (\S+),", printed).groups()
+    baseline, network, second = re.search(r"baseline (\S+), network (\S+), second run (\S+),", printed).groups()
     html = (HTML / "book" / first.unit / f"{first.stem}.html").read_text(encoding="utf-8")
-    assert tuple(re.findall(r'<span class="pasted-text">([^<]*)</span>', html)[:3]) == triple
+    assert tuple(re.findall(r'<span class="pasted-text">([^<]*)</span>', html)[:2]) == (baseline, network)
+    assert f'<span class="pasted-text">{second}</span>' in sure_section(html)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
@@ -254,3 +267,75 @@ def test_the_chapter_check_counts_what_a_reader_sees():
     assert computed_sentences(overview) == ["A \u27e60.79\u27e7 here.", "B \u27e6claim said.\u27e7",
                                             "D \u27e61\u27e7."]
     assert code == ["quote(a=1)", "x = 1", "y = 2"] and sum(bool(MACHINERY.search(c)) for c in code) == 1
+
+
+# --- measurement in the margin ---------------------------------------------------------------------------
+
+def sure_section(html: str) -> str:
+    """The lesson's "How sure is this?" section, up to the next section."""
+    start = html.index(f'id="{SURE_SECTION}"')
+    end = html.find("<section", start)
+    return html[start:end if end > 0 else len(html)]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_keeps_its_measurement_in_one_section(lesson, build_log):
+    """Outside "How sure is this?", at most 10% of the prose speaks of the yardsticks; no verdict sentence
+    runs past 30 words; the section comes before "Check yourself" and holds the table of comparisons."""
+    html = (HTML / "book" / lesson.unit / f"{lesson.stem}.html").read_text(encoding="utf-8")
+    assert f'id="{SURE_SECTION}"' in html, f"{lesson.stem}: no section 'How sure is this?'"
+    assert html.index(f'id="{SURE_SECTION}"') < html.index('id="check-yourself"'), (
+        f"{lesson.stem}: 'How sure is this?' must come before 'Check yourself'")
+    table = re.search(r"<table.*?</table>", sure_section(html), re.S)
+    assert table and all(column in table[0] for column in SURE_HEADER), (
+        f"{lesson.stem}: 'How sure is this?' holds no table of the lesson's comparisons")
+    share, words = apparatus_share(html)
+    assert share <= MAX_APPARATUS_SHARE, (
+        f"{lesson.stem}: {share:.0%} of {words} prose words outside 'How sure is this?' speak of the apparatus")
+    longest = verdict_sentences(html)[:1]
+    assert not longest or longest[0][0] <= MAX_VERDICT_WORDS, (
+        f"{lesson.stem}: a verdict sentence of {longest[0][0]} words: {longest[0][1]}")
+
+
+def test_the_margin_measures_can_fail():
+    page = ('<article><p>The network scores 0.79.</p><p>Its second run scores 0.77, and the spread is 2.</p>'
+            '<p>The hidden layer gives 3 subscribers fewer (-0.0119), within the noise, which is a result we'
+            ' state here at great length with many words so that this sentence runs well past the thirty'
+            ' words the book allows for one verdict.</p></article>')
+    share, _ = apparatus_share(page)
+    assert share > MAX_APPARATUS_SHARE and verdict_sentences(page)[0][0] > MAX_VERDICT_WORDS
+    inside = page.replace("<p>Its", '<section id="how-sure-is-this"><p>Its').replace("2.</p>", "2.</p></section>")
+    assert apparatus_share(inside)[0] == 0
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
+def test_lesson_page_names_its_standard_content(lesson, build_log):
+    html = (HTML / "book" / lesson.unit / f"{lesson.stem}.html").read_text(encoding="utf-8")
+    missing = missing_content(lesson.number, html)
+    assert not missing, f"{lesson.stem}: the page names none of {missing}"
+
+
+HIDDEN_CELL = re.compile(r'<div class="cell tag_remove-input[^"]*">(.*?)(?=<div class="cell |</section>|</article>)',
+                         re.S)
+
+
+def accidental_outputs(html: str) -> list[str]:
+    """The values a hidden cell left on the page (an expression's value, shown as plain text): a hidden
+    cell may show a table, a figure or an explorer, never a stray value."""
+    return [" ".join(re.sub(r"<[^>]+>", " ", block).split())[:60] for cell in HIDDEN_CELL.findall(html)
+            for block in re.findall(r'<div class="output text_plain[^"]*">(.*?)</div>', cell, re.S)]
+
+
+def test_the_accident_check_can_fail():
+    page = ('<div class="cell tag_remove-input coursekit-cell-2 docutils container"><div class="cell_output">'
+            '<div class="output text_plain highlight-myst-ansi notranslate"><pre>True</pre></div></div></div>'
+            '<div class="cell coursekit-cell-3 docutils container"><div class="output text_plain"><pre>4</pre>'
+            '</div></div></section>')
+    assert accidental_outputs(page) == ["True"]
+
+
+def test_no_hidden_cell_leaves_a_value_on_the_page(build_log):
+    pages = sorted((HTML / "book").rglob("*.html"))
+    assert len(pages) > len(LESSONS)
+    found = {page.name: accidental_outputs(page.read_text(encoding="utf-8")) for page in pages}
+    assert not any(found.values()), f"hidden cells left values on pages: { {k: v for k, v in found.items() if v} }"

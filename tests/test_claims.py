@@ -176,7 +176,7 @@ def test_the_measured_sentence_keeps_its_sign_and_names_both_yardsticks():
     claim = measured("x_measured", spread_only)
     assert not claim.holds and claim.says == "30 rows fewer (-0.0600), within the noise"
     assert "no more than the run-to-run spread (0.3400), though more than two standard errors" in claim.detail
-    assert claim.sure.verdict == "within the noise (spread)"
+    assert claim.sure.verdict == "within the noise" and claim.sure.spread == "170 (0.3400)"
     with pytest.raises(ValueError, match="Comparison"):
         measured("x_measured", 0.03)
     with pytest.raises(ValueError, match="what it compares"):

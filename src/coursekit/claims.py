@@ -177,7 +177,7 @@ class SureRow:
         return self.what, self.change, self.spread, self.sampling, self.verdict
 
 
-SURE_HEADER = ("comparison", "change", "run-to-run spread", "sampling yardstick", "verdict")
+SURE_HEADER = ("comparison", "change", "run-to-run spread", "paired test", "verdict")
 """The columns of every lesson's "How sure is this?" table."""
 
 
@@ -241,7 +241,7 @@ def sure_row(what: str, comparison: Comparison | Paired, noun: str = "row", spec
         spread = "none (one run each)"
     elif comparison.binary:
         widest = round(comparison.spread * comparison.rows)
-        spread = f"{counted(widest, noun, plural)} ({comparison.spread:{spec}})" if widest else "none"
+        spread = f"{widest} ({comparison.spread:{spec}})" if widest else "none"
     else:
         spread = f"{comparison.spread:{spec}}"
     if comparison.exact:
@@ -250,16 +250,7 @@ def sure_row(what: str, comparison: Comparison | Paired, noun: str = "row", spec
     else:
         sampling = f"2 SE = {comparison.sampling_error:{spec}}"
     measured = comparison.beyond_sampling if paired else comparison.measured
-    if measured:
-        verdict = BEYOND
-    elif comparison.change == 0:
-        verdict = "no change"
-    elif paired:
-        verdict = WITHIN
-    else:
-        missed = [name for name, cleared in (("spread", comparison.beyond_spread),
-                                             ("sampling", comparison.beyond_sampling)) if not cleared]
-        verdict = f"{WITHIN} ({' and '.join(missed)})"
+    verdict = BEYOND if measured else "no change" if comparison.change == 0 else WITHIN
     return SureRow(what, change, spread, sampling, verdict)
 
 
@@ -291,8 +282,9 @@ def measured(name: str, comparison: Comparison, *, what: str | None = None, subj
     The wide network is ahead of the narrow one by 0.2000 (20 subscribers), more than the run-to-run
     spread (0.0200), and the 20 subscribers on which the two disagree split 20 to 0 (McNemar's exact
     test: p < 0.001, under 0.05): a measured difference.
-    >>> claim.sure.cells
-    ('the wide network against the narrow one', '+20 subscribers (+0.2000)', '2 subscribers (0.0200)', 'McNemar p < 0.001 (20 to 0)', 'beyond the noise')
+    >>> claim.sure.cells  # doctest: +NORMALIZE_WHITESPACE
+    ('the wide network against the narrow one', '+20 subscribers (+0.2000)', '2 (0.0200)',
+     'McNemar p < 0.001 (20 to 0)', 'beyond the noise')
 
     With many disagreeing rows, two standard errors decide; each outcome names both yardsticks:
 
@@ -305,7 +297,7 @@ def measured(name: str, comparison: Comparison, *, what: str | None = None, subj
     The change adds 0.0300 (6 rows), more than the run-to-run spread (0.0100), but no more than two
     standard errors of the paired difference (0.0969): not a measured difference.
     >>> claim(runs("The high one", 106, 104), low).sure.cells[1:]
-    ('+6 rows (+0.0300)', '2 rows (0.0100)', '2 SE = 0.0969', 'within the noise (sampling)')
+    ('+6 rows (+0.0300)', '2 (0.0100)', '2 SE = 0.0969', 'within the noise')
     >>> print(claim(runs("The high one", 150, 80), low).detail)  # doctest: +NORMALIZE_WHITESPACE
     The change adds 0.2500 (50 rows), no more than the run-to-run spread (0.3500), though more than two
     standard errors of the paired difference (0.0612): not a measured difference.
@@ -418,8 +410,8 @@ def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, 
 def how_sure(*extra: tuple[str, SureRow]) -> None:
     """Show the lesson's "How sure is this?" table: a row for every comparison recorded so far with
     `measured` or `measured_again` (and any ``(name, SureRow)`` of ``extra``), in recording order, with
-    its change, run-to-run spread, sampling yardstick (two standard errors of the paired difference,
-    or McNemar's exact p with the split of the disagreeing rows) and verdict.
+    its change, run-to-run spread (in rows, and as a share), paired test (two standard errors of the
+    paired difference, or McNemar's exact p with the split of the disagreeing rows) and verdict.
 
     >>> registry.clear()
     >>> a = Runs("A", [[1] * 150 + [0] * 50, [1] * 148 + [0] * 52])
@@ -427,9 +419,9 @@ def how_sure(*extra: tuple[str, SureRow]) -> None:
     >>> record(measured("a_against_b", Comparison(a, b), what="A against B"))
     >>> how_sure()
     >>> print(registry.displays()[-1][1])
-    | comparison | change | run-to-run spread | sampling yardstick | verdict |
+    | comparison | change | run-to-run spread | paired test | verdict |
     |:---|---:|---:|---:|---:|
-    | A against B | +50 rows (+0.2500) | 2 rows (0.0100) | 2 SE = 0.0612 | beyond the noise |
+    | A against B | +50 rows (+0.2500) | 2 (0.0100) | 2 SE = 0.0612 | beyond the noise |
     """
     rows = registry.sure_rows() + list(extra)
     for name, row in extra:
