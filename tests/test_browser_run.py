@@ -143,6 +143,19 @@ class Visit:
             return found;
         }}""").items()}
 
+    def sure_titles(self) -> dict[str, str]:
+        """The hover text of every short measured result on the page (a link to "How sure is this?"), by
+        the name of its claim."""
+        return self.page.evaluate(f"""() => {{
+            const found = {{}};
+            for (const link of document.querySelectorAll('a.coursekit-sure')) {{
+              const node = link.querySelector('.{QUOTE_CLASS}');
+              const name = [...node.classList].find((c) => c.startsWith('{NAME_CLASS}')).slice({len(NAME_CLASS)});
+              found[name] = link.title;
+            }}
+            return found;
+        }}""")
+
     def close(self):
         self.context.close()
 
@@ -168,6 +181,7 @@ def test_rerun_with_seed_seven_shows_the_seed_seven_execution(number, site, brow
         error_text = visit.panel.locator(".coursekit-run-error").text_content()
         assert state == "done", f"{lesson.stem}: the run ended '{state}': {error_text}"
         shown, printed, tables = visit.quotes(), visit.printed(), visit.shown_tables()
+        titles = visit.sure_titles()
     finally:
         visit.close()
     glued = {name: pasted(text) for name, text in glued_texts(executed).items()}
@@ -183,6 +197,10 @@ def test_rerun_with_seed_seven_shows_the_seed_seven_execution(number, site, brow
     assert not problems, f"{lesson.stem}: the page's tables after the rerun:\n" + "\n".join(problems)
     problems = compare_shown_tables(lesson.number, tables, tables_by_cell(executed))
     assert not problems, f"{lesson.stem}: the tables shown on the page after the rerun:\n" + "\n".join(problems)
+    assert titles, f"{lesson.stem}: no short measured result links its yardsticks"
+    if not by_shape:  # a chaotic cell may move a yardstick's last digits: then only the sentences are compared
+        stale = {name: title for name, title in titles.items() if title != claims[name].get("detail")}
+        assert not stale, f"{lesson.stem}: hover texts not those of the rerun: {stale}"
     outside = [url for url in visit.requests if not url.startswith(site)]
     assert not outside, f"{lesson.stem}: requests left the site: {outside}"
     assert any("/_static/pyodide/pyodide.asm.wasm" in url for url in visit.requests), "Pyodide was not loaded"
