@@ -339,3 +339,17 @@ def test_no_hidden_cell_leaves_a_value_on_the_page(build_log):
     assert len(pages) > len(LESSONS)
     found = {page.name: accidental_outputs(page.read_text(encoding="utf-8")) for page in pages}
     assert not any(found.values()), f"hidden cells left values on pages: { {k: v for k, v in found.items() if v} }"
+
+
+def test_the_chapter_on_measuring_comes_first_and_is_linked(build_log):
+    """The chapter that teaches the yardsticks stands before lesson 1, computes its worked example (quoted
+    numbers, its table of comparisons, a described figure), and the front page and the glossary link it."""
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    assert toc.index("book/measuring") < toc.index(f"book/{LESSONS[0].unit}/"), "the chapter is not before lesson 1"
+    html = (HTML / "book" / "measuring.html").read_text(encoding="utf-8")
+    assert len(re.findall(r'<span class="pasted-text">', html)) >= 10, "the chapter quotes too few computed numbers"
+    assert all(column in html for column in SURE_HEADER), "the chapter shows no table of comparisons"
+    figure = re.search(r'<figure class="coursekit-figure"><img src="[^"]+\.png" alt="([^"]{200,})"', html)
+    assert figure, "the chapter's figure is missing or not described"
+    for page in ("intro.html", "glossary.html"):
+        assert 'href="measuring.html' in (HTML / "book" / page).read_text(encoding="utf-8"), f"{page} does not link it"
