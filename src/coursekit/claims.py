@@ -455,6 +455,9 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
     "The second run moves the network's number by 0.0200, no more than the 0.0500 that depth takes away."
     >>> second_run_outweighs(network, 0.01, between="the good runs").says
     "The second run moves the network's number by 0.0200, more than the 0.0100 between the good runs."
+    >>> again = Runs("the network", [[1] * 80 + [0] * 20, [0] + [1] * 80 + [0] * 19])
+    >>> second_run_outweighs(again, -0.05, subject="depth").says
+    "The second run gives the network's number again exactly, while depth takes away 0.0500."
     """
     if not isinstance(network, Runs) or len(network.scores) < 2:
         raise ValueError(f"network must be the lesson's network as Runs with a second run, got {network!r}")
@@ -477,12 +480,17 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
     else:
         outweighs = abs(first - second) / network.rows > abs(change)
     run = abs(first - second) / network.rows
-    if run == 0:
+    if run == 0:  # nothing moved: say what the change does instead of "moves it no more than"
         head = "The second run gives the network's number again exactly"
-        comparison = "so it moves it no more than"
-    else:
-        head = f"The second run moves the network's number by {run:{spec}}"
-        comparison = "more than" if outweighs else "no more than"
+        if between is not None:
+            sentence = f"{head}, while {change:{spec}} lies between {between}."
+        elif change == 0:
+            sentence = f"{head}, and {subject} leaves the number where it was too."
+        else:
+            sentence = f"{head}, while {subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}."
+        return Claim(SECOND_RUN_CLAIM, outweighs, yes=sentence, no=sentence)
+    head = f"The second run moves the network's number by {run:{spec}}"
+    comparison = "more than" if outweighs else "no more than"
     if between is not None:
         tail = f"the {change:{spec}} between {between}"
     elif change == 0:
