@@ -452,7 +452,7 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
 
     >>> network = Runs("the network", [[1] * 80 + [0] * 20, [1] * 78 + [0] * 22])
     >>> second_run_outweighs(network, -0.05, subject="depth").says
-    "The second run moves the network's number by 0.0200, no more than the 0.0500 that depth takes away."
+    "The second run moves the network's number by 0.0200, less than the 0.0500 that depth takes away."
     >>> second_run_outweighs(network, 0.01, between="the good runs").says
     "The second run moves the network's number by 0.0200, more than the 0.0100 between the good runs."
     >>> again = Runs("the network", [[1] * 80 + [0] * 20, [0] + [1] * 80 + [0] * 19])
@@ -490,7 +490,11 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
             sentence = f"{head}, while {subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}."
         return Claim(SECOND_RUN_CLAIM, outweighs, yes=sentence, no=sentence)
     head = f"The second run moves the network's number by {run:{spec}}"
-    comparison = "more than" if outweighs else "no more than"
+    if network.binary:
+        level = run_rows == change_rows
+    else:
+        level = abs(first - second) / network.rows == abs(change)
+    comparison = "more than" if outweighs else "as much as" if level else "less than"
     if between is not None:
         tail = f"the {change:{spec}} between {between}"
     elif change == 0:
