@@ -382,3 +382,16 @@ def test_paired_is_the_comparisons_sampling_yardstick():
         "the 5 grids on which the two disagree split 5 to 0 (McNemar's exact test: p = 0.062, not under 0.05)")
     with pytest.raises(ValueError, match="same rows"):
         Paired([1, 0], [1])
+
+
+def test_the_short_form_reads_as_the_end_of_a_sentence_with_than():
+    a, b = hits_table(300, 30, 60, 110)
+    behind = measured("x_measured", Comparison(Runs("A", [a, a]), Runs("B", [b, b])), noun="subscriber",
+                      than="the linear model")
+    assert behind.says == "30 fewer subscribers right than the linear model (-0.0600), beyond the noise"
+    one = measured("x_measured", Comparison(Runs("A", [[1, 1, 0, 0], [1, 0, 0, 0]]),
+                                            Runs("B", [[1, 0, 0, 0], [1, 1, 1, 0]])), noun="grid", than="B")
+    assert one.says == "1 more grid right than B (+0.2500), within the noise"
+    tie = measured("x_measured", Comparison(Runs("A", [a, b]), Runs("B", [a, a])), noun="grid", than="B")
+    assert tie.says == "as many grids right as B (both 0.6600)" and not tie.holds
+    assert all(len(claim.says.split()) <= 15 for claim in (behind, one, tie))

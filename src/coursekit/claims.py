@@ -186,37 +186,59 @@ def _signed(value: float, spec: str) -> str:
 
 
 def short_form(comparison: Comparison | Paired, noun: str = "row", spec: str = ".4f",
-               plural: str | None = None) -> str:
+               plural: str | None = None, than: str | None = None) -> str:
     """A measured result in the book's one short form: the signed change in the data set's own unit
     and as a share, then one verdict (beyond the noise: clears both yardsticks; within the noise: does
-    not). It continues a sentence that says what was compared, after a colon.
+    not).
+
+    With ``than`` (what the first is compared with) the clause continues a sentence whose subject is
+    the first setting: "The convolutional network gets 29 more grids right than the fully connected one
+    (+0.1450), beyond the noise." Without it, the clause follows a colon after the sentence that says
+    what was compared.
 
     >>> def runs(label, *hits):
     ...     return Runs(label, [[1] * h + [0] * (200 - h) for h in hits])
     >>> short_form(Comparison(runs("A", 150, 148), runs("B", 100, 101)), "subscriber")
     '50 subscribers more (+0.2500), beyond the noise'
+    >>> short_form(Comparison(runs("A", 100, 90), runs("B", 101, 99)), "grid", than="the pooled network")
+    '1 fewer grid right than the pooled network (-0.0050), within the noise'
     >>> short_form(Comparison(runs("A", 100, 90), runs("B", 101, 99)), "grid")
     '1 grid fewer (-0.0050), within the noise'
     >>> short_form(Comparison(runs("A", 100, 90), runs("B", 100, 99)))
     'no change (both 0.5000)'
+    >>> short_form(Comparison(runs("A", 100, 90), runs("B", 100, 99)), "grid", than="B")
+    'as many grids right as B (both 0.5000)'
     >>> short_form(Comparison(Runs("A", [[0.5, 0.7], [0.5, 0.6]]), Runs("B", [[0.2, 0.3], [0.2, 0.3]])))
     '0.3500 higher, beyond the noise'
+    >>> short_form(Comparison(Runs("A", [[0.5, 0.7], [0.5, 0.6]]), Runs("B", [[0.2, 0.3], [0.2, 0.3]])),
+    ...            than="B's")
+    "0.3500 higher than B's, beyond the noise"
     """
     if not isinstance(comparison, (Comparison, Paired)):
         raise ValueError(f"comparison must be a coursekit.noise Comparison or Paired, got {comparison!r}")
     if not isinstance(noun, str) or not noun.strip():
         raise ValueError(f"noun must name a test row, got {noun!r}")
+    if than is not None and (not isinstance(than, str) or not than.strip()):
+        raise ValueError(f"than must name what the first is compared with, got {than!r}")
     change = comparison.change
     measured = comparison.measured if isinstance(comparison, Comparison) else comparison.beyond_sampling
     verdict = BEYOND if measured else WITHIN
     if change == 0:
         number = comparison.a.number if isinstance(comparison, Comparison) else sum(comparison.a) / comparison.rows
-        return f"no change (both {number:{spec}})"
+        if than is None:
+            return f"no change (both {number:{spec}})"
+        if comparison.binary:
+            return f"as many {plural or noun + 's'} right as {than} (both {number:{spec}})"
+        return f"the same as {than} (both {number:{spec}})"
     if comparison.binary:
         count = round(change * comparison.rows)
-        words = counted(abs(count), noun, plural)
-        return f"{words} {'more' if count > 0 else 'fewer'} ({_signed(change, spec)}), {verdict}"
-    return f"{abs(change):{spec}} {'higher' if change > 0 else 'lower'}, {verdict}"
+        side = "more" if count > 0 else "fewer"
+        if than is not None:
+            nouns = noun if abs(count) == 1 else (plural or noun + "s")
+            return f"{abs(count)} {side} {nouns} right than {than} ({_signed(change, spec)}), {verdict}"
+        return f"{counted(abs(count), noun, plural)} {side} ({_signed(change, spec)}), {verdict}"
+    direction = "higher" if change > 0 else "lower"
+    return f"{abs(change):{spec}} {direction}{'' if than is None else f' than {than}'}, {verdict}"
 
 
 def sure_row(what: str, comparison: Comparison | Paired, noun: str = "row", spec: str = ".4f",
@@ -262,13 +284,15 @@ def _what(comparison: Comparison, subject: str | None) -> str:
 
 
 def measured(name: str, comparison: Comparison, *, what: str | None = None, subject: str | None = None,
-             noun: str = "row", spec: str = ".4f", plural: str | None = None) -> Claim:
+             noun: str = "row", spec: str = ".4f", plural: str | None = None, than: str | None = None) -> Claim:
     r"""The course's standard claim that a difference *is measured*: beyond both the run-to-run spread
     and the sampling error of the paired difference (`coursekit.noise.Comparison`).
 
     The sentence the text shows is the short form (`short_form`): the signed change counted in
-    ``noun`` (``"subscriber"``) and as a share, and one verdict. The text says what was compared and
-    writes the claim after a colon: "The hidden layer against none: {eval}`capacity_measured`."
+    ``noun`` (``"subscriber"``) and as a share, and one verdict. With ``than`` it reads as the end of a
+    sentence about the first setting: "The two-layer network gets {eval}`capacity_measured`." shows
+    "The two-layer network gets 1 more subscriber right than the single-layer one (+0.0040), within the
+    noise."; without it the text says what was compared and writes the claim after a colon.
     The yardsticks behind the verdict are the claim's ``detail`` (a sentence, shown on hover on the
     page) and its row of the lesson's "How sure is this?" table (`how_sure`), named ``what`` (or
     ``subject``, or the two settings' labels).
@@ -328,7 +352,7 @@ def measured(name: str, comparison: Comparison, *, what: str | None = None, subj
             raise ValueError(f"{name}: {label} must name what makes the change, got {words!r}")
     if not isinstance(noun, str) or not noun.strip():
         raise ValueError(f"{name}: noun must name a test row, got {noun!r}")
-    short = short_form(comparison, noun, spec, plural)
+    short = short_form(comparison, noun, spec, plural, than)
     row = sure_row(what or _what(comparison, subject), comparison, noun, spec, plural)
     if isinstance(comparison, Paired):
         detail = f"{what[0].upper() + what[1:]}: {sampling_words(comparison, noun, clause=True)}."
@@ -374,7 +398,7 @@ def _detail(comparison: Comparison, subject: str | None, noun: str, spec: str) -
 
 def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, noun: str = "row",
                    earlier: str = "the first runs", spec: str = ".4f", what: str | None = None,
-                   plural: str | None = None) -> Claim:
+                   plural: str | None = None, than: str | None = None) -> Claim:
     """The same comparison as ``first`` read on the two settings' second runs, in the short form, with
     whether it agrees: the claim holds when the second runs keep the first runs' side and verdict. A
     verdict read from first runs is one draw of initial values; this says whether the second runs tell
@@ -391,7 +415,7 @@ def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, 
     if not isinstance(first, Comparison):
         raise ValueError(f"{name}: first must be the Comparison of the first runs, got {first!r}")
     again = first.on_second_runs(a_label, b_label)
-    short = short_form(again, noun, spec, plural)
+    short = short_form(again, noun, spec, plural, than)
     agree = again.side == first.side and again.measured == first.measured
     if agree:
         tail = f", as in {earlier}"
