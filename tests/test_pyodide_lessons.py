@@ -83,9 +83,18 @@ def table_rows(markdown: str) -> list[list[str]]:
     return [[cell.strip() for cell in row] for row in rows[2:]]
 
 
+def same_table_shape(got: list, want: list) -> bool:
+    """The same tables with the same rows of the same number of cells."""
+    return len(got) == len(want) and all(
+        len(g) == len(w) and all(len(a) == len(b) for a, b in zip(g, w)) for g, w in zip(got, want))
+
+
 def compare_shown_tables(number: int, shown: dict, executed: dict) -> list[str]:
     """Rows of the tables a run showed against an execution's, cell by cell: equal, or (measured times,
-    `MACHINE_TIMES`) the same words with numbers where numbers."""
+    `MACHINE_TIMES`) the same words with numbers where numbers; in a lesson with platform-sensitive cells,
+    whose "How sure is this?" and other shown tables read chaotic runs, the same shape (as its claims are
+    compared in `compare_quotes`: their outcome may flip with a last bit of tanh)."""
+    sensitive = bool(sensitive_tokens(EXPECTED, number))
     problems = []
     for index in sorted(set(shown) | set(executed)):
         got, want = shown.get(index, []), [table_rows(text) for text in executed.get(index, [])]
@@ -94,6 +103,8 @@ def compare_shown_tables(number: int, shown: dict, executed: dict) -> list[str]:
         if number in MACHINE_TIMES and len(got) == len(want) and all(
                 len(g) == len(w) and all(same_words_and_numbers(" ".join(a), " ".join(b)) for a, b in zip(w, g))
                 for g, w in zip(got, want)):
+            continue
+        if sensitive and same_table_shape(got, want):
             continue
         problems.append(f"cell {index}: shown {got}, executed {want}")
     return problems
