@@ -411,6 +411,9 @@ def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, 
     >>> c = Runs("C", [[1] * 150 + [0] * 50, [1] * 98 + [0] * 102])
     >>> measured_again("again", Comparison(c, b), "C's second run", "B's").says
     '2 rows fewer (-0.0100), within the noise, the other way round from the first runs'
+    >>> d = Runs("D", [[1] * 150 + [0] * 50, [1] * 100 + [0] * 100])
+    >>> measured_again("again", Comparison(d, b), "D's second run", "B's").says
+    'no change (both 0.5000), where the first runs differed'
     """
     if not isinstance(first, Comparison):
         raise ValueError(f"{name}: first must be the Comparison of the first runs, got {first!r}")
@@ -421,9 +424,10 @@ def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, 
         tail = f", as in {earlier}"
     elif again.side * first.side < 0:
         tail = f", the other way round from {earlier}"
-    elif again.side != first.side:
-        verb = "were" if earlier.endswith("s") else "was"
-        tail = f", where {earlier} {verb}{'' if first.side == 0 else ' not'} level"
+    elif first.side == 0:
+        tail = f", where {earlier} tied"
+    elif again.side == 0:
+        tail = f", where {earlier} differed"
     else:
         tail = f", unlike {earlier}"
     row = sure_row(what or _what(again, None), again, noun, spec, plural)

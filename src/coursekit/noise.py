@@ -61,6 +61,35 @@ def standard_error(accuracy: float, examples: int) -> float:
     return math.sqrt(accuracy * (1 - accuracy) / examples)
 
 
+def accuracy_uncertainty(accuracy: float, examples: int, noun: str = "row") -> str:
+    """How uncertain one accuracy is, in words that continue "one standard error of X, ...": the
+    standard error in rows, or, at an accuracy of 0 or 1 where the formula gives 0, the one-sided 95%
+    bound for no error (or no hit) in ``examples`` tries, ``1 - 0.05 ** (1 / n)`` (about 3/n, the rule
+    of three), and how far the true accuracy may still lie.
+
+    >>> accuracy_uncertainty(0.8, 250, "sequence")
+    'about 6.3 sequences.'
+    >>> print(accuracy_uncertainty(1.0, 180, "sequence"))  # doctest: +NORMALIZE_WHITESPACE
+    which at an accuracy of 1.0000 does not make the number exact: with no error in 180 sequences, the
+    one-sided 95% bound on the error rate, $1 - 0.05^{1/n}$ = 0.0165 (about $3/n$ = 0.0167, the rule of
+    three), still allows a true accuracy down to 0.9835.
+    """
+    if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not 0 <= accuracy <= 1:
+        raise ValueError(f"accuracy must be a share between 0 and 1, got {accuracy!r}")
+    require_positive_int("examples", examples)
+    if not isinstance(noun, str) or not noun.strip():
+        raise ValueError(f"noun must name a test row, got {noun!r}")
+    if 0 < accuracy < 1:
+        return f"about {standard_error(accuracy, examples) * examples:.1f} {noun}s."
+    bound = 1 - 0.05 ** (1 / examples)
+    side = "error" if accuracy == 1 else "hit"
+    reach = f"down to {1 - bound:.4f}" if accuracy == 1 else f"up to {bound:.4f}"
+    return (f"which at an accuracy of {accuracy:.4f} does not make the number exact: with no {side} in "
+            f"{examples} {noun}s, the one-sided 95% bound on the {side} rate, $1 - 0.05^{{1/n}}$ = "
+            f"{bound:.4f} (about $3/n$ = {3 / examples:.4f}, the rule of three), still allows a true "
+            f"accuracy {reach}.")
+
+
 def standard_error_of_mean(values) -> float:
     """One standard error of a mean measured over examples (a mean reconstruction error, say): the
     examples' sample standard deviation over the square root of their number.
