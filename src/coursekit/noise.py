@@ -71,7 +71,7 @@ def accuracy_uncertainty(accuracy: float, examples: int, noun: str = "row") -> s
     'about 6.3 sequences.'
     >>> print(accuracy_uncertainty(1.0, 180, "sequence"))  # doctest: +NORMALIZE_WHITESPACE
     which at an accuracy of 1.0000 does not make the number exact: with no error in 180 sequences, the
-    one-sided 95% bound on the error rate, $1 - 0.05^{1/n}$ = 0.0165 (about $3/n$ = 0.0167, the rule of
+    one-sided 95% bound on the error rate, 1 − 0.05^(1/n) = 0.0165 (about 3/n = 0.0167, the rule of
     three), still allows a true accuracy down to 0.9835.
     """
     if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not 0 <= accuracy <= 1:
@@ -85,8 +85,8 @@ def accuracy_uncertainty(accuracy: float, examples: int, noun: str = "row") -> s
     side = "error" if accuracy == 1 else "hit"
     reach = f"down to {1 - bound:.4f}" if accuracy == 1 else f"up to {bound:.4f}"
     return (f"which at an accuracy of {accuracy:.4f} does not make the number exact: with no {side} in "
-            f"{examples} {noun}s, the one-sided 95% bound on the {side} rate, $1 - 0.05^{{1/n}}$ = "
-            f"{bound:.4f} (about $3/n$ = {3 / examples:.4f}, the rule of three), still allows a true "
+            f"{examples} {noun}s, the one-sided 95% bound on the {side} rate, 1 − 0.05^(1/n) = "
+            f"{bound:.4f} (about 3/n = {3 / examples:.4f}, the rule of three), still allows a true "
             f"accuracy {reach}.")
 
 
