@@ -33,9 +33,10 @@ ROW_NAMES = ("baseline", "network_number", "second_run", "sampling_error")
 DATA_SETS = {
     **dict.fromkeys(range(1, 10), "subscriber table"),
     **dict.fromkeys(range(10, 13), "coverage grids"),
-    **dict.fromkeys(range(13, 17), "sequences"),
+    **dict.fromkeys(range(13, 15), "reading sequences"),
+    **dict.fromkeys(range(15, 17), "step sequences"),
     **dict.fromkeys(range(17, 19), "event codes"),
-    19: "sequences (reconstruction error)",
+    19: "step sequences (reconstruction error)",
     **dict.fromkeys(range(20, 25), "subscriber table"),
 }
 """The fictional data set each lesson reads its number from (lesson 19's number is an error: smaller
@@ -133,20 +134,17 @@ def conclusions(rows: list[Row]) -> list[Claim]:
     reached = sum(run >= linear for run in unit1_runs)
     return [
         Claim("second_run_outweighs_in_most", k > n - k,
-              yes=f"In {k} of the {n} lessons that set a change of capacity or architecture beside the "
-                  f"second run, the second run moved the network's number more than the change did.",
-              no=f"In {k} of the {n} lessons that set a change of capacity or architecture beside the "
-                 f"second run, the second run moved the network's number more than the change did: not "
-                 f"in most of them."),
+              yes=f"In {k} of the {n} lessons that set the change they studied beside the second run, the "
+                  f"second run moved the network's number more than the change did.",
+              no=f"In {k} of the {n} lessons that set the change they studied beside the second run, the "
+                 f"second run moved the network's number more than the change did: not in most of them."),
         Claim("fundamentals_below_linear_model", highest < linear,
               yes=f"No run of the {in_words(len(unit1))} lessons of unit 1 reached the linear model's "
-                  f"{linear:.4f} (logistic regression, retrained with this seed on all 756 training rows and "
-                  f"counted on the same test set): the highest of the {len(unit1_runs)} runs (network's "
-                  f"number and second run of each lesson) is {highest:.4f}.",
+                  f"{linear:.4f}: the highest of the {len(unit1_runs)} runs (network's number and second run "
+                  f"of each lesson) is {highest:.4f}.",
               no=lambda: f"{reached} of the {len(unit1_runs)} runs of the {in_words(len(unit1))} lessons "
                          f"of unit 1 (network's number and second run of each) reached the linear model's "
-                         f"{linear:.4f} (logistic regression, retrained with this seed on all 756 training "
-                         f"rows and counted on the same test set); the highest is {highest:.4f}."),
+                         f"{linear:.4f}; the highest is {highest:.4f}."),
     ]
 
 

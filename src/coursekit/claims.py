@@ -435,6 +435,40 @@ def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, 
                  sure=row)
 
 
+def both_pairs(subject: str, first: Comparison, again: Comparison, words: Callable[[int], str]) -> str:
+    """The plain answer of one comparison read on both pairs of runs (run 1 of each setting, then run 2 of
+    each, `Comparison.on_second_runs`): what both pairs show, or where they part. ``subject`` names the
+    first setting as it stands inside a sentence ("global pooling"), and ``words(side)`` is its predicate
+    for a side (+1, -1, and 0 for neither way).
+
+    >>> a = Runs("A", [[1] * 150 + [0] * 50, [1] * 148 + [0] * 52])
+    >>> b = Runs("B", [[0] * 50 + [1] * 100 + [0] * 50] * 2)
+    >>> def right(side):
+    ...     return f"gets {({1: 'more', -1: 'fewer'}).get(side, 'neither more nor fewer')} rows right than B"
+    >>> both_pairs("the wide network", Comparison(a, b), Comparison(a, b).on_second_runs("A", "B"), right)
+    'In both pairs of runs, the wide network gets more rows right than B, beyond the noise.'
+    >>> c = Runs("C", [[1] * 150 + [0] * 50, [1] * 101 + [0] * 99])
+    >>> both_pairs("the wide network", Comparison(c, b), Comparison(c, b).on_second_runs("C", "B"), right)
+    'The wide network gets more rows right than B beyond the noise in the first pair of runs, but not in the second.'
+    """
+    for name, comparison in (("first", first), ("again", again)):
+        if not isinstance(comparison, Comparison):
+            raise ValueError(f"{name} must be a Comparison, got {comparison!r}")
+    if not isinstance(subject, str) or not subject.strip():
+        raise ValueError(f"subject must name the first setting, got {subject!r}")
+    start = subject[0].upper() + subject[1:]
+    if first.measured and again.measured and first.side == again.side:
+        return f"In both pairs of runs, {subject} {words(first.side)}, beyond the noise."
+    if not first.measured and not again.measured:
+        return f"{start} {words(0)}: both pairs of runs stay within the noise."
+    if first.measured and again.measured:
+        return (f"{start} {words(first.side)} in the first pair of runs and the opposite in the second, "
+                "each beyond the noise.")
+    clear, unclear = ("first", "second") if first.measured else ("second", "first")
+    side = first.side if first.measured else again.side
+    return f"{start} {words(side)} beyond the noise in the {clear} pair of runs, but not in the {unclear}."
+
+
 def how_sure(*extra: tuple[str, SureRow]) -> None:
     """Show the lesson's "How sure is this?" table: a row for every comparison recorded so far with
     `measured` or `measured_again` (and any ``(name, SureRow)`` of ``extra``), in recording order, with
