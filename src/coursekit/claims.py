@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from . import registry
 from .noise import Comparison, Paired, Runs
 from .prose import counted, glue, require_quotable_name
+from .tables import show_table
 
 CLAIMS_MIME = "application/vnd.coursekit.claims+json"
 """The mime type of a lesson's recorded claims (one or more outputs per notebook; readers merge them)."""
@@ -492,8 +493,6 @@ def how_sure(*extra: tuple[str, SureRow]) -> None:
             raise ValueError(f"{name}: an extra row must be a SureRow, got {row!r}")
     if not rows:
         raise ValueError("how_sure: no comparison was recorded with measured() and no extra row was given")
-    from .tables import show_table
-
     show_table(SURE_HEADER, [row.cells for _, row in rows], left=1)
 
 
