@@ -516,6 +516,8 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
     "The second run moves the network's number by 0.0200, less than the 0.0500 that depth takes away."
     >>> second_run_outweighs(network, 0.01, between="the good runs").says
     "The second run moves the network's number by 0.0200, more than the 0.0100 between the good runs."
+    >>> second_run_outweighs(network, 0.0, subject="depth").says
+    "The second run moves the network's number by 0.0200, while depth leaves it where it was."
     >>> again = Runs("the network", [[1] * 80 + [0] * 20, [0] + [1] * 80 + [0] * 19])
     >>> second_run_outweighs(again, -0.05, subject="depth").says
     "The second run gives the network's number again exactly, while depth takes away 0.0500."
@@ -556,10 +558,11 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
     else:
         level = abs(first - second) / network.rows == abs(change)
     comparison = "more than" if outweighs else "as much as" if level else "less than"
+    if between is None and change == 0:  # nothing to weigh the run against: say what the change does
+        sentence = f"{head}, while {subject} leaves it where it was."
+        return Claim(SECOND_RUN_CLAIM, outweighs, yes=sentence, no=sentence)
     if between is not None:
         tail = f"the {change:{spec}} between {between}"
-    elif change == 0:
-        tail = f"{subject}, which leaves the number where it was"
     else:
         tail = f"the {abs(change):{spec}} that {subject} {'adds' if change > 0 else 'takes away'}"
     sentence = f"{head}, {comparison} {tail}."
