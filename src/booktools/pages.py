@@ -25,7 +25,7 @@ from .lessons import find_lessons, project_root
 
 APPARATUS = re.compile(
     r"\b(run-to-run|spreads?|standard errors?|McNemar|second runs?|yardsticks?|paired|sampling error|"
-    r"measured difference|exact test|2 SE|two standard errors|course seed|the seed)\b", re.I)
+    r"measured difference|exact test|2 SE|two standard errors|course seeds?|the seeds?)\b", re.I)
 """Words that speak of the measurement apparatus rather than of the lesson's topic."""
 
 VERDICT = re.compile(r"beyond the noise|within the noise|measured difference|no change \(both", re.I)
