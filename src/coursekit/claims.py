@@ -411,7 +411,7 @@ def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, 
     '48 rows more (+0.2400), beyond the noise, as in the first runs'
     >>> c = Runs("C", [[1] * 150 + [0] * 50, [1] * 98 + [0] * 102])
     >>> measured_again("again", Comparison(c, b), "C's second run", "B's").says
-    '2 rows fewer (-0.0100), within the noise, the other way round from the first runs'
+    '2 rows fewer (-0.0100), within the noise, as the first runs were'
     >>> d = Runs("D", [[1] * 150 + [0] * 50, [1] * 100 + [0] * 100])
     >>> measured_again("again", Comparison(d, b), "D's second run", "B's").says
     'no change (both 0.5000), where the first runs differed'
@@ -423,6 +423,8 @@ def measured_again(name: str, first: Comparison, a_label: str, b_label: str, *, 
     agree = again.side == first.side and again.measured == first.measured
     if agree:
         tail = f", as in {earlier}"
+    elif not again.measured and not first.measured and again.side * first.side < 0:
+        tail = f", as {earlier} were"  # two differences within the noise have no direction to reverse
     elif again.side * first.side < 0:
         tail = f", the other way round from {earlier}"
     elif first.side == 0:
