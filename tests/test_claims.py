@@ -167,7 +167,7 @@ def test_the_measured_sentence_keeps_its_sign_and_names_both_yardsticks():
     assert behind.holds and behind.says == "30 subscribers fewer (-0.0600), beyond the noise"
     assert behind.detail.startswith("The plain network is behind the other by 0.0600 (30 subscribers)")
     assert "two standard errors of the paired difference (0.0376)" in behind.detail
-    assert behind.sure.cells == ("the plain network against the other", "-30 subscribers (-0.0600)", "none",
+    assert behind.sure.cells == ("the plain network against the other", "-30 subscribers (-0.0600)", "0 (0.0000)",
                                  "2 SE = 0.0376", "beyond the noise")
     takes = measured("x_measured", Comparison(Runs("A", [a, a]), Runs("B", [b, b])), subject="Depth")
     assert takes.detail.startswith("Depth takes away 0.0600 (30 rows), more than the run-to-run spread (0.0000)")

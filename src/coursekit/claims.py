@@ -264,7 +264,7 @@ def sure_row(what: str, comparison: Comparison | Paired, noun: str = "row", spec
         spread = "none (one run each)"
     elif comparison.binary:
         widest = round(comparison.spread * comparison.rows)
-        spread = f"{widest} ({comparison.spread:{spec}})" if widest else "none"
+        spread = f"{widest} ({comparison.spread:{spec}})"  # 0 when the runs score alike: measured, and none
     else:
         spread = f"{comparison.spread:{spec}}"
     if comparison.exact:
