@@ -264,7 +264,7 @@ def sure_row(what: str, comparison: Comparison | Paired, noun: str = "row", spec
         spread = "none (one run each)"
     elif comparison.binary:
         widest = round(comparison.spread * comparison.rows)
-        spread = f"{widest} ({comparison.spread:{spec}})"  # 0 when the runs score alike: measured, and none
+        spread = f"{widest} ({comparison.spread:{spec}})"  # "0 (0.0000)": runs that score alike
     else:
         spread = f"{comparison.spread:{spec}}"
     if comparison.exact:
@@ -555,14 +555,14 @@ def second_run_outweighs(network: Runs, change: float | Comparison, *, subject: 
             sentence = f"{head}, while {subject} {'adds' if change > 0 else 'takes away'} {abs(change):{spec}}."
         return Claim(SECOND_RUN_CLAIM, outweighs, yes=sentence, no=sentence)
     head = f"The second run moves the network's number by {run:{spec}}"
+    if between is None and change == 0:  # nothing to weigh the run against: say what the change does
+        sentence = f"{head}, while {subject} leaves it where it was."
+        return Claim(SECOND_RUN_CLAIM, outweighs, yes=sentence, no=sentence)
     if network.binary:
         level = run_rows == change_rows
     else:
         level = abs(first - second) / network.rows == abs(change)
     comparison = "more than" if outweighs else "as much as" if level else "less than"
-    if between is None and change == 0:  # nothing to weigh the run against: say what the change does
-        sentence = f"{head}, while {subject} leaves it where it was."
-        return Claim(SECOND_RUN_CLAIM, outweighs, yes=sentence, no=sentence)
     if between is not None:
         tail = f"the {change:{spec}} between {between}"
     else:

@@ -55,6 +55,19 @@ def hits(net: Net, X, Y, hidden="rectified") -> list[bool]:
     return [(_forward(net, x, function)[-1][0] > 0.5) == (y > 0.5) for x, y in zip(X, Y)]
 
 
+def positive_calls(run_hits, Y) -> int:
+    """How many rows a run calls positive (**suspicious**), read from its hits and the labels: a hit on a
+    positive row or a miss on a negative one. 0 or ``len(Y)``: the run answers one class for every row.
+
+    >>> positive_calls([True, False, False], [1.0, 1.0, 0.0])  # calls row 1 positive, row 2 not, row 3 positive
+    2
+    """
+    run_hits = require_nonempty("run_hits", run_hits)
+    if len(run_hits) != len(Y):
+        raise ValueError(f"run_hits and Y must have the same length, got {len(run_hits)} and {len(Y)}")
+    return sum(bool(hit) == (y > 0.5) for hit, y in zip(run_hits, Y))
+
+
 def accuracy(net: Net, X, Y, hidden="rectified") -> float:
     """Share of rows whose probability falls on the same side of 0.5 as the label."""
     return sum(hits(net, X, Y, hidden)) / len(X)
